@@ -1,0 +1,408 @@
+"""The typed AST of an encoded statute.
+
+One parsed `Statute` feeds every consumer: the checker, the evaluator and its trace, the proof
+model and the generated documentation. Every node keeps its source `Span`, and every rule keeps
+the clause it sits in, so its citation comes from its position and cannot drift.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal as TypingLiteral
+
+# ---------------------------------------------------------------------------------------------
+# Source positions
+
+
+@dataclass(frozen=True)
+class Span:
+    """A region of the encoding's source: 1-based line and column, 0-based offsets."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    start: int
+    end: int
+
+
+# ---------------------------------------------------------------------------------------------
+# Types
+
+TypeKind = TypingLiteral["bool", "count", "number", "share", "money", "enum"]
+
+
+@dataclass(frozen=True)
+class Type:
+    """A value type: bool, count (whole number), number, share (in [0, 1]), money, or enum."""
+
+    kind: TypeKind
+    members: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        if self.kind == "enum":
+            return f"enum({', '.join(self.members)})"
+        return self.kind
+
+    @property
+    def is_numeric(self) -> bool:
+        """True for count, number, share and money."""
+        return self.kind in ("count", "number", "share", "money")
+
+    @property
+    def is_dimensionless(self) -> bool:
+        """True for count, number and share: quantities without a currency unit."""
+        return self.kind in ("count", "number", "share")
+
+
+BOOL = Type("bool")
+COUNT = Type("count")
+NUMBER = Type("number")
+SHARE = Type("share")
+MONEY = Type("money")
+
+# ---------------------------------------------------------------------------------------------
+# Expressions
+
+LiteralUnit = TypingLiteral["money", "percent", "number", "bool"]
+
+
+@dataclass(frozen=True)
+class Expr:
+    """Base class of expressions; `span` locates the expression in the encoding."""
+
+    span: Span
+
+
+@dataclass(frozen=True)
+class Literal(Expr):
+    """A constant as written: `$1,500` (money), `40%` (percent), `251`, `1/3`, `true`."""
+
+    value: Fraction | bool
+    unit: LiteralUnit
+    text: str
+
+    @property
+    def written_magnitude(self) -> Fraction | None:
+        """The number as it is written in words or digits (40 for `40%`), None for booleans."""
+        if isinstance(self.value, bool):
+            return None
+        if self.unit == "percent":
+            return self.value * 100
+        return self.value
+
+
+@dataclass(frozen=True)
+class Ref(Expr):
+    """A name: an input, a rule without parameters, a parameter, or an enum member."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    """A call of a built-in (`min`, `max`, `floor`) or of a rule with parameters."""
+
+    name: str
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[str, Expr], ...]
+
+
+@dataclass(frozen=True)
+class BinOp(Expr):
+    """Arithmetic: `+`, `-`, `*`, `/`."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Compare(Expr):
+    """A comparison: `=`, `!=`, `<`, `<=`, `>`, `>=`."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class BoolOp(Expr):
+    """`and` / `or` of two conditions."""
+
+    op: TypingLiteral["and", "or"]
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Not(Expr):
+    """`not` of a condition."""
+
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Neg(Expr):
+    """Arithmetic negation."""
+
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class If(Expr):
+    """`if COND then A else B`."""
+
+    condition: Expr
+    then: Expr
+    otherwise: Expr
+
+
+@dataclass(frozen=True)
+class Given(Expr):
+    """`NAME is given`: an optional input was supplied (not null)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ReadingTest(Expr):
+    """`reading I8 is business-wide`: which reading of an ambiguous clause is selected."""
+
+    reading: str
+    option: str
+
+
+@dataclass(frozen=True)
+class BonusSum(Expr):
+    """`sum of bonuses`: the sum of every rule marked `bonus`, in encoding order."""
+
+
+# ---------------------------------------------------------------------------------------------
+# The statute's structure
+
+
+@dataclass
+class TextPiece:
+    """Words of the statute carried verbatim; `mark` says when they are not computable."""
+
+    text: str
+    span: Span
+    mark: TypingLiteral["discretionary", "text_only"] | None = None
+    reason: str | None = None
+    clause: Clause | None = field(default=None, repr=False)
+
+    @property
+    def text_span(self) -> Span:
+        """The span of the words themselves (inside the quotes)."""
+        return self.span
+
+
+@dataclass(frozen=True)
+class Param:
+    """A rule parameter (a job group, for instance `covered: bool`)."""
+
+    name: str
+    type: Type
+    span: Span
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """A number a rule uses that is not in its clause's words, reviewed with a reason."""
+
+    literal: Literal
+    reason: str
+    span: Span
+
+
+@dataclass
+class Definition:
+    """Common parts of a rule and of a piecewise (`cases`) definition."""
+
+    name: str
+    type: Type
+    span: Span
+    name_span: Span
+    is_bonus: bool
+    readings: tuple[str, ...]
+    reviewed: tuple[Reviewed, ...]
+    clause: Clause = field(repr=False)
+    words: TextPiece | None = field(repr=False)
+    params: tuple[Param, ...] = ()
+
+
+@dataclass
+class Rule(Definition):
+    """`rule NAME: TYPE = EXPR [when COND]`: the value, or zero when the condition fails."""
+
+    expr: Expr | None = None
+    condition: Expr | None = None
+
+
+@dataclass
+class Case:
+    """One case of a piecewise definition, in the clause that authorises it."""
+
+    name: str
+    expr: Expr
+    condition: Expr | None  # None: the `otherwise` case
+    span: Span
+    readings: tuple[str, ...]
+    reviewed: tuple[Reviewed, ...]
+    clause: Clause = field(repr=False)
+    words: TextPiece | None = field(repr=False)
+
+
+@dataclass
+class Cases(Definition):
+    """`cases NAME: TYPE first-match|exclusive [otherwise EXPR]`, completed by its `case`s."""
+
+    order: TypingLiteral["first-match", "exclusive"] = "exclusive"
+    otherwise: Expr | None = None
+    cases: list[Case] = field(default_factory=list)
+
+
+@dataclass
+class Invariant:
+    """A property the statute promises, proved for every valid scenario."""
+
+    name: str
+    description: str
+    expr: Expr
+    span: Span
+    readings: tuple[str, ...]
+    clause: Clause = field(repr=False)
+
+
+ClauseItem = "Clause | TextPiece | Rule | Cases | Case | Invariant"
+
+
+@dataclass
+class Clause:
+    """A subdivision of the statute: its label, its own words, and what it contains."""
+
+    label: str
+    path: tuple[str, ...]
+    span: Span
+    items: list[object] = field(default_factory=list)
+    parent: Clause | None = field(default=None, repr=False)
+
+    @property
+    def short_citation(self) -> str:
+        """The citation inside the statute's own pages, e.g. `(c)(1)(j)`; `` for the section."""
+        return "".join(f"({part})" for part in self.path)
+
+    @property
+    def anchor(self) -> str:
+        """A stable HTML anchor for the clause, e.g. `c-1-j`; `section` for the section."""
+        return "-".join(self.path) or "section"
+
+    @property
+    def texts(self) -> list[TextPiece]:
+        """The clause's own words, in order (not those of its subclauses)."""
+        return [item for item in self.items if isinstance(item, TextPiece)]
+
+    @property
+    def children(self) -> list[Clause]:
+        """The subclauses, in order."""
+        return [item for item in self.items if isinstance(item, Clause)]
+
+    @property
+    def words(self) -> str:
+        """The clause's own words joined with single spaces."""
+        return " ".join(piece.text for piece in self.texts)
+
+    def walk(self) -> list[Clause]:
+        """This clause and every clause below it, in document order."""
+        found = [self]
+        for child in self.children:
+            found.extend(child.walk())
+        return found
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A bound on an input: `min`, `above` or `max`, optionally only `when` a condition holds."""
+
+    kind: TypingLiteral["min", "above", "max"]
+    value: Expr
+    when: Expr | None
+    span: Span
+
+
+@dataclass
+class Input:
+    """A declared fact of the scenario: type, default, bounds and description."""
+
+    name: str
+    type: Type
+    description: str
+    span: Span
+    default: Expr | None = None
+    required: bool = False
+    required_when: Expr | None = None
+    optional: bool = False
+    bounds: tuple[Bound, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReadingOption:
+    """One way of reading an ambiguous clause."""
+
+    name: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Reading:
+    """An entry of the interpretation register: its question, default and alternatives."""
+
+    id: str
+    question: str
+    default: ReadingOption
+    alternatives: tuple[ReadingOption, ...]
+    span: Span
+
+    @property
+    def options(self) -> tuple[ReadingOption, ...]:
+        """Every selectable option, the default first."""
+        return (self.default, *self.alternatives)
+
+
+@dataclass
+class Statute:
+    """A parsed encoding: header, register, inputs, results and the clause tree."""
+
+    name: str
+    title: str
+    history: str
+    official: str
+    path: str
+    source: str
+    readings: dict[str, Reading]
+    inputs: dict[str, Input]
+    results: tuple[tuple[str, Span], ...]
+    section: Clause
+    definitions: dict[str, Rule | Cases] = field(default_factory=dict)
+    invariants: list[Invariant] = field(default_factory=list)
+
+    def citation(self, clause: Clause) -> str:
+        """The full citation of a clause, e.g. `N.J.S.A. 34:1B-343(c)(1)(j)`."""
+        return f"{self.name}{clause.short_citation}"
+
+    @property
+    def clauses(self) -> list[Clause]:
+        """Every clause in document order, the section first."""
+        return self.section.walk()
+
+    @property
+    def bonuses(self) -> list[Rule | Cases]:
+        """The definitions marked `bonus`, in encoding order."""
+        return [d for d in self.definitions.values() if d.is_bonus]
+
+    @property
+    def result_names(self) -> tuple[str, ...]:
+        """The result keys, in their declared order."""
+        return tuple(name for name, _ in self.results)

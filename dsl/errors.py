@@ -1,0 +1,97 @@
+"""Diagnostics: every problem in an encoding, located by file, line and column.
+
+A diagnostic renders like a compiler message: `file:line:col: error: ...`, the offending source
+line, a caret under the spot, and what was expected in plain words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem found in an encoding."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+    severity: Severity = "error"
+    clause: str | None = None
+    hint: str | None = None
+    detail: str | None = None
+    width: int = 1
+
+    def render(self, source: str | None) -> str:
+        """Returns the message with the source line and a caret under the column."""
+        where = f" [{self.clause}]" if self.clause else ""
+        lines = [f"{self.path}:{self.line}:{self.column}: {self.severity}{where}: {self.message}"]
+        if source is not None:
+            source_lines = source.splitlines()
+            if 1 <= self.line <= len(source_lines):
+                text = source_lines[self.line - 1].replace("\t", " ")
+                gutter = f"{self.line:>5} | "
+                lines.append(gutter + text)
+                caret_width = max(1, min(self.width, len(text) - self.column + 1))
+                lines.append(" " * (len(gutter) + self.column - 1) + "^" * caret_width)
+        if self.detail:
+            lines.extend("      " + part for part in self.detail.splitlines())
+        if self.hint:
+            lines.append(f"      hint: {self.hint}")
+        return "\n".join(lines)
+
+
+class EncodingError(Exception):
+    """Raised when an encoding cannot be used; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: list[Diagnostic], source: str | None) -> None:
+        self.diagnostics = diagnostics
+        self.source = source
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """Returns all diagnostics, rendered, followed by a count."""
+        parts = [d.render(self.source) for d in self.diagnostics]
+        errors = sum(1 for d in self.diagnostics if d.severity == "error")
+        parts.append(f"{errors} error{'s' if errors != 1 else ''} found")
+        return "\n".join(parts)
+
+
+class ScenarioError(Exception):
+    """A scenario that breaks the input contract: names the field, the expectation, the value."""
+
+    def __init__(self, problems: list[FieldProblem], source: str | None = None) -> None:
+        self.problems = problems
+        self.source = source
+        super().__init__(self.render())
+
+    @property
+    def field(self) -> str:
+        """The first offending field (the whole scenario is `<scenario>`)."""
+        return self.problems[0].field
+
+    def render(self) -> str:
+        """Returns one line per problem, prefixed with the scenario's source when known."""
+        prefix = f"{self.source}: " if self.source else ""
+        return "\n".join(prefix + problem.render() for problem in self.problems)
+
+
+@dataclass(frozen=True)
+class FieldProblem:
+    """What is wrong with one field of a scenario."""
+
+    field: str
+    expected: str
+    given: str
+    hint: str | None = None
+
+    def render(self) -> str:
+        """Returns `field 'x': expected ..., given ...` with a hint when there is one."""
+        text = f"field '{self.field}': expected {self.expected}, given {self.given}"
+        if self.hint:
+            text += f" ({self.hint})"
+        return text

@@ -1,0 +1,549 @@
+"""Parse an encoding with the Lark grammar and build the typed AST with citations.
+
+`parse_encoding` returns the `Statute` and the structural diagnostics found while building it
+(duplicate definitions, stray cases); syntax errors raise `EncodingError` with file:line:column.
+"""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+from importlib import resources
+from typing import cast
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast
+from .errors import Diagnostic, EncodingError
+
+# Plain words for the grammar's terminals, used in "expected ..." messages.
+_TERMINAL_WORDS = {
+    "NAME": "a name",
+    "STRING": "quoted statute words",
+    "MONEY": "an amount such as $1,000",
+    "PERCENT": "a percentage such as 40%",
+    "NUMBER": "a number",
+    "READING_ID": "a reading ID such as I8",
+    "OPTION": "a reading option such as covered-jobs",
+    "CLAUSE_LABEL": "a clause label such as b., (1), (a) or (iv)",
+    "SECTION_LABEL": "a section number such as 75.",
+    "TYPE_NAME": "a type (bool, count, number, share, money)",
+    "ORDER": "'first-match' or 'exclusive'",
+    "BONUS": "'bonus'",
+    "$END": "the end of the file",
+}
+
+
+@functools.cache
+def _parser() -> Lark:
+    grammar = resources.files(__package__).joinpath("lextrace.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+def grammar_text() -> str:
+    """Returns the Lark grammar of the encoding language."""
+    return resources.files(__package__).joinpath("lextrace.lark").read_text(encoding="utf-8")
+
+
+def _describe_terminal(name: str) -> str:
+    if name in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[name]
+    try:
+        pattern = _parser().get_terminal(name).pattern
+    except KeyError:
+        return name.lower()
+    return f"'{pattern.value}'" if pattern.type == "str" else name.lower()
+
+
+def _expected_words(expected: set[str] | frozenset[str]) -> str:
+    words = sorted({_describe_terminal(name) for name in expected})
+    if len(words) > 8:
+        words = [*words[:8], "..."]
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _syntax_diagnostic(error: UnexpectedInput, path: str, source: str) -> Diagnostic:
+    line, column = getattr(error, "line", 1) or 1, getattr(error, "column", 1) or 1
+    if isinstance(error, UnexpectedCharacters):
+        char = source[error.pos_in_stream] if error.pos_in_stream < len(source) else "end of file"
+        message = f"unexpected character {char!r}"
+        allowed = error.allowed or set()
+        detail = f"expected {_expected_words(allowed)}" if allowed else None
+        return Diagnostic(path, line, column, message, detail=detail)
+    if isinstance(error, UnexpectedEOF):
+        lines = source.splitlines() or [""]
+        return Diagnostic(
+            path,
+            len(lines),
+            len(lines[-1]) + 1,
+            "the file ends too early",
+            detail=f"expected {_expected_words(set(error.expected))}",
+        )
+    assert isinstance(error, UnexpectedToken)
+    token = error.token
+    if token.type == "$END":
+        lines = source.splitlines() or [""]
+        return Diagnostic(
+            path,
+            len(lines),
+            len(lines[-1]) + 1,
+            "the file ends too early",
+            detail=f"expected {_expected_words(error.expected)}",
+        )
+    shown = token.value if len(token.value) <= 40 else token.value[:37] + "..."
+    return Diagnostic(
+        path,
+        line,
+        column,
+        f"unexpected {shown!r}",
+        detail=f"expected {_expected_words(error.expected)}",
+        width=max(1, min(len(token.value), 40)),
+    )
+
+
+def _span(item: Tree | Token) -> ast.Span:
+    if isinstance(item, Token):
+        return ast.Span(
+            item.line or 1,
+            item.column or 1,
+            item.end_line or item.line or 1,
+            item.end_column or item.column or 1,
+            item.start_pos or 0,
+            item.end_pos or 0,
+        )
+    meta = item.meta
+    if meta.empty:
+        return ast.Span(1, 1, 1, 1, 0, 0)
+    return ast.Span(
+        meta.line, meta.column, meta.end_line, meta.end_column, meta.start_pos, meta.end_pos
+    )
+
+
+def _string(token: Token) -> str:
+    return str(token)[1:-1]
+
+
+def _label_part(label: str) -> str:
+    return label.strip("().")
+
+
+class _Builder:
+    """Walks the parse tree and builds the AST, collecting structural diagnostics."""
+
+    def __init__(self, path: str, source: str) -> None:
+        self.path = path
+        self.source = source
+        self.diagnostics: list[Diagnostic] = []
+        self.definitions: dict[str, ast.Rule | ast.Cases] = {}
+        self.pending_cases: list[tuple[ast.Case, ast.Span]] = []
+        self.invariants: list[ast.Invariant] = []
+
+    def error(self, span: ast.Span, message: str, clause: ast.Clause | None = None,
+              hint: str | None = None) -> None:
+        self.diagnostics.append(
+            Diagnostic(
+                self.path,
+                span.line,
+                span.column,
+                message,
+                clause=clause.short_citation or "section" if clause else None,
+                hint=hint,
+                width=max(1, span.end - span.start) if span.end_line == span.line else 1,
+            )
+        )
+
+    # ---- top level ----------------------------------------------------------------------
+    def build(self, tree: Tree) -> ast.Statute:
+        header, *declarations, section_tree = tree.children
+        assert isinstance(header, Tree) and isinstance(section_tree, Tree)
+        name = _string(cast(Token, header.children[0]))
+        fields = {"title": "", "official": "", "history": ""}
+        for field_tree in header.children[1:]:
+            assert isinstance(field_tree, Tree)
+            fields[str(field_tree.data)] = _string(cast(Token, field_tree.children[0]))
+        readings: dict[str, ast.Reading] = {}
+        inputs: dict[str, ast.Input] = {}
+        results: list[tuple[str, ast.Span]] = []
+        for declaration in declarations:
+            assert isinstance(declaration, Tree)
+            kind = declaration.data
+            if kind == "reading_decl":
+                reading = self.reading(declaration)
+                if reading.id in readings:
+                    self.error(reading.span, f"reading {reading.id} is declared twice")
+                readings[reading.id] = reading
+            elif kind == "input_decl":
+                declared = self.input(declaration)
+                if declared.name in inputs:
+                    self.error(declared.span, f"input '{declared.name}' is declared twice")
+                inputs[declared.name] = declared
+            elif kind == "results_decl":
+                results.extend((str(tok), _span(tok)) for tok in declaration.children)
+        section = self.section(section_tree)
+        for case, span in self.pending_cases:
+            target = self.definitions.get(case.name)
+            if isinstance(target, ast.Cases):
+                target.cases.append(case)
+            elif target is None:
+                self.error(span, f"case of '{case.name}', which has no 'cases {case.name}' "
+                           "declaration", case.clause,
+                           hint=f"declare it with 'cases {case.name}: TYPE exclusive;'")
+            else:
+                self.error(span, f"case of '{case.name}', which is a rule, not a 'cases' "
+                           "definition", case.clause)
+        return ast.Statute(
+            name=name,
+            title=fields["title"],
+            history=fields["history"],
+            official=fields["official"],
+            path=self.path,
+            source=self.source,
+            readings=readings,
+            inputs=inputs,
+            results=tuple(results),
+            section=section,
+            definitions=self.definitions,
+            invariants=self.invariants,
+        )
+
+    def reading(self, tree: Tree) -> ast.Reading:
+        reading_id, question, default_name, default_text, *alternatives = tree.children
+        options = []
+        for alternative in alternatives:
+            assert isinstance(alternative, Tree)
+            option, description = alternative.children
+            options.append(ast.ReadingOption(str(option), _string(cast(Token, description))))
+        return ast.Reading(
+            id=str(reading_id),
+            question=_string(cast(Token, question)),
+            default=ast.ReadingOption(str(default_name), _string(cast(Token, default_text))),
+            alternatives=tuple(options),
+            span=_span(tree),
+        )
+
+    def type(self, tree: Tree) -> ast.Type:
+        if tree.data == "simple_type":
+            return ast.Type(cast(ast.TypeKind, str(tree.children[0])))
+        return ast.Type("enum", tuple(str(tok) for tok in tree.children))
+
+    def input(self, tree: Tree) -> ast.Input:
+        name_token, type_tree, *options, description = tree.children
+        declared = ast.Input(
+            name=str(name_token),
+            type=self.type(cast(Tree, type_tree)),
+            description=_string(cast(Token, description)),
+            span=_span(cast(Token, name_token)),
+        )
+        bounds: list[ast.Bound] = []
+        for option in options:
+            assert isinstance(option, Tree)
+            kind = option.data
+            if kind == "default":
+                declared.default = self.expr(option.children[0])
+            elif kind == "required":
+                declared.required = not option.children
+                if option.children:
+                    declared.required_when = self.when(option.children[0])
+            elif kind == "optional":
+                declared.optional = True
+            else:
+                bound_kind = str(kind).removesuffix("_bound")
+                when = self.when(option.children[1]) if len(option.children) > 1 else None
+                bounds.append(
+                    ast.Bound(
+                        cast(ast.TypingLiteral["min", "above", "max"], bound_kind),
+                        self.expr(option.children[0]),
+                        when,
+                        _span(option),
+                    )
+                )
+        declared.bounds = tuple(bounds)
+        return declared
+
+    def when(self, tree: Tree | Token) -> ast.Expr:
+        assert isinstance(tree, Tree) and tree.data == "when"
+        return self.expr(tree.children[0])
+
+    # ---- the statute's structure ----------------------------------------------------------
+    def section(self, tree: Tree) -> ast.Clause:
+        label = cast(Token, tree.children[0])
+        clause = ast.Clause(label=str(label), path=(), span=_span(tree))
+        self.items(clause, tree.children[1:])
+        return clause
+
+    def clause(self, tree: Tree, parent: ast.Clause) -> ast.Clause:
+        label = cast(Token, tree.children[0])
+        clause = ast.Clause(
+            label=str(label),
+            path=(*parent.path, _label_part(str(label))),
+            span=_span(label),
+            parent=parent,
+        )
+        self.items(clause, tree.children[1:])
+        return clause
+
+    def text(self, tree: Tree, clause: ast.Clause) -> ast.TextPiece:
+        token = cast(Token, tree.children[0])
+        piece = ast.TextPiece(text=_string(token), span=_span(token), clause=clause)
+        if len(tree.children) > 1:
+            mark = cast(Tree, tree.children[1])
+            piece.mark = cast(ast.TypingLiteral["discretionary", "text_only"], str(mark.data))
+            piece.reason = _string(cast(Token, mark.children[0]))
+        return piece
+
+    def items(self, clause: ast.Clause, children: list[Tree | Token]) -> None:
+        words: ast.TextPiece | None = None
+        seen_labels: set[str] = set()
+        for child in children:
+            assert isinstance(child, Tree)
+            kind = child.data
+            if kind == "text":
+                words = self.text(child, clause)
+                clause.items.append(words)
+            elif kind in ("clause", "leaf_clause"):
+                sub = self.clause(child, clause)
+                if sub.label in seen_labels:
+                    self.error(sub.span, f"clause {sub.label} appears twice in "
+                               f"{clause.short_citation or 'the section'}", clause)
+                seen_labels.add(sub.label)
+                clause.items.append(sub)
+            elif kind == "rule":
+                rule = self.rule(child, clause, words)
+                self.define(rule)
+                clause.items.append(rule)
+            elif kind == "cases_decl":
+                cases = self.cases(child, clause, words)
+                self.define(cases)
+                clause.items.append(cases)
+            elif kind == "case":
+                case = self.case(child, clause, words)
+                self.pending_cases.append((case, _span(child)))
+                clause.items.append(case)
+            elif kind == "invariant":
+                invariant = self.invariant(child, clause)
+                self.invariants.append(invariant)
+                clause.items.append(invariant)
+
+    def define(self, definition: ast.Rule | ast.Cases) -> None:
+        earlier = self.definitions.get(definition.name)
+        if earlier is not None:
+            self.error(
+                definition.name_span,
+                f"'{definition.name}' is defined twice: first in "
+                f"{earlier.clause.short_citation or 'the section'} "
+                f"(line {earlier.span.line})",
+                definition.clause,
+            )
+            return
+        self.definitions[definition.name] = definition
+
+    def annotations(self, trees: list[Tree | Token]) -> tuple[tuple[str, ...], tuple[ast.Reviewed, ...]]:
+        readings: list[str] = []
+        reviewed: list[ast.Reviewed] = []
+        for tree in trees:
+            assert isinstance(tree, Tree)
+            if tree.data == "readings":
+                readings.extend(str(tok) for tok in tree.children)
+            else:
+                literal = self.expr(tree.children[0])
+                assert isinstance(literal, ast.Literal)
+                reviewed.append(
+                    ast.Reviewed(literal, _string(cast(Token, tree.children[1])), _span(tree))
+                )
+        return tuple(readings), tuple(reviewed)
+
+    @staticmethod
+    def _split(children: list[Tree | Token], *kinds: str) -> tuple[list[Tree | Token], ...]:
+        """Separates leading children from trailing annotation trees."""
+        head = [c for c in children if not (isinstance(c, Tree) and c.data in kinds)]
+        tail = [c for c in children if isinstance(c, Tree) and c.data in kinds]
+        return head, tail
+
+    def params(self, tree: Tree) -> tuple[ast.Param, ...]:
+        found = []
+        for param in tree.children:
+            assert isinstance(param, Tree)
+            name, type_tree = param.children
+            found.append(ast.Param(str(name), self.type(cast(Tree, type_tree)), _span(param)))
+        return tuple(found)
+
+    def rule(self, tree: Tree, clause: ast.Clause, words: ast.TextPiece | None) -> ast.Rule:
+        head, tail = self._split(tree.children, "readings", "reviewed")
+        is_bonus = isinstance(head[0], Token) and head[0].type == "BONUS"
+        if is_bonus:
+            head = head[1:]
+        name = cast(Token, head[0])
+        rest = head[1:]
+        params: tuple[ast.Param, ...] = ()
+        if isinstance(rest[0], Tree) and rest[0].data == "params":
+            params = self.params(rest[0])
+            rest = rest[1:]
+        type_tree, expr_tree, *condition = rest
+        readings, reviewed = self.annotations(tail)
+        return ast.Rule(
+            name=str(name),
+            type=self.type(cast(Tree, type_tree)),
+            span=_span(tree),
+            name_span=_span(name),
+            is_bonus=is_bonus,
+            readings=readings,
+            reviewed=reviewed,
+            clause=clause,
+            words=words,
+            params=params,
+            expr=self.expr(expr_tree),
+            condition=self.when(condition[0]) if condition else None,
+        )
+
+    def cases(self, tree: Tree, clause: ast.Clause, words: ast.TextPiece | None) -> ast.Cases:
+        head, tail = self._split(tree.children, "readings", "reviewed")
+        is_bonus = isinstance(head[0], Token) and head[0].type == "BONUS"
+        if is_bonus:
+            head = head[1:]
+        name, type_tree, order, *otherwise = head
+        readings, reviewed = self.annotations(tail)
+        return ast.Cases(
+            name=str(name),
+            type=self.type(cast(Tree, type_tree)),
+            span=_span(tree),
+            name_span=_span(cast(Token, name)),
+            is_bonus=is_bonus,
+            readings=readings,
+            reviewed=reviewed,
+            clause=clause,
+            words=words,
+            order=cast(ast.TypingLiteral["first-match", "exclusive"], str(order)),
+            otherwise=self.expr(cast(Tree, otherwise[0]).children[0]) if otherwise else None,
+        )
+
+    def case(self, tree: Tree, clause: ast.Clause, words: ast.TextPiece | None) -> ast.Case:
+        head, tail = self._split(tree.children, "readings", "reviewed")
+        name, expr_tree, guard = head
+        readings, reviewed = self.annotations(tail)
+        assert isinstance(guard, Tree)
+        condition = self.when(guard) if guard.data == "when" else None
+        return ast.Case(
+            name=str(name),
+            expr=self.expr(expr_tree),
+            condition=condition,
+            span=_span(tree),
+            readings=readings,
+            reviewed=reviewed,
+            clause=clause,
+            words=words,
+        )
+
+    def invariant(self, tree: Tree, clause: ast.Clause) -> ast.Invariant:
+        head, tail = self._split(tree.children, "readings", "reviewed")
+        name, description, expr_tree = head
+        readings, _ = self.annotations(tail)
+        return ast.Invariant(
+            name=str(name),
+            description=_string(cast(Token, description)),
+            expr=self.expr(expr_tree),
+            span=_span(tree),
+            readings=readings,
+            clause=clause,
+        )
+
+    # ---- expressions ----------------------------------------------------------------------
+    def expr(self, tree: Tree | Token) -> ast.Expr:
+        span = _span(tree)
+        if isinstance(tree, Token):
+            return self.token_expr(tree)
+        kind = tree.data
+        children = tree.children
+        if kind in ("money", "percent", "number", "true", "false"):
+            return self.literal(tree)
+        if kind == "ref":
+            return ast.Ref(span, str(children[0]))
+        if kind == "call":
+            args: list[ast.Expr] = []
+            kwargs: list[tuple[str, ast.Expr]] = []
+            for arg in children[1:]:
+                assert isinstance(arg, Tree)
+                if arg.data == "keyword_arg":
+                    kwargs.append((str(arg.children[0]), self.expr(arg.children[1])))
+                else:
+                    args.append(self.expr(arg.children[0]))
+            return ast.Call(span, str(children[0]), tuple(args), tuple(kwargs))
+        if kind == "given":
+            return ast.Given(span, str(children[0]))
+        if kind == "reading_test":
+            return ast.ReadingTest(span, str(children[0]), str(children[1]))
+        if kind == "bonus_sum":
+            return ast.BonusSum(span)
+        if kind == "if_expr":
+            condition, then, otherwise = (self.expr(c) for c in children)
+            return ast.If(span, condition, then, otherwise)
+        if kind in ("or_op", "and_op"):
+            left, right = (self.expr(c) for c in children)
+            return ast.BoolOp(span, "or" if kind == "or_op" else "and", left, right)
+        if kind == "not_op":
+            return ast.Not(span, self.expr(children[0]))
+        if kind == "neg":
+            return ast.Neg(span, self.expr(children[0]))
+        if kind == "compare":
+            left, op, right = children
+            return ast.Compare(span, _op(op), self.expr(left), self.expr(right))
+        if kind == "binop":
+            left_tree, op_tree, right_tree = children
+            op = _op(op_tree)
+            left, right = self.expr(left_tree), self.expr(right_tree)
+            if op == "/" and _is_whole(left) and _is_whole(right):
+                # `1/3` is one written number (one-third), not a computation.
+                assert isinstance(left, ast.Literal) and isinstance(right, ast.Literal)
+                if right.value != 0:
+                    return ast.Literal(span, Fraction(left.value) / Fraction(right.value),
+                                       "number", f"{left.text}/{right.text}")
+            return ast.BinOp(span, op, left, right)
+        raise AssertionError(f"unhandled expression {kind}")  # pragma: no cover
+
+    def token_expr(self, token: Token) -> ast.Expr:
+        if token.type == "NAME":
+            return ast.Ref(_span(token), str(token))
+        raise AssertionError(f"unhandled token {token.type}")  # pragma: no cover
+
+    def literal(self, tree: Tree) -> ast.Literal:
+        span = _span(tree)
+        kind = tree.data
+        if kind in ("true", "false"):
+            return ast.Literal(span, kind == "true", "bool", str(kind))
+        text = str(tree.children[0])
+        if kind == "money":
+            return ast.Literal(span, Fraction(text[1:].replace(",", "")), "money", text)
+        if kind == "percent":
+            return ast.Literal(span, Fraction(text[:-1]) / 100, "percent", text)
+        return ast.Literal(span, Fraction(text), "number", text)
+
+
+def _op(tree: Tree | Token) -> str:
+    assert isinstance(tree, Tree)
+    return str(tree.children[0])
+
+
+def _is_whole(expr: ast.Expr) -> bool:
+    return (
+        isinstance(expr, ast.Literal)
+        and expr.unit == "number"
+        and not isinstance(expr.value, bool)
+        and Fraction(expr.value).denominator == 1
+        and "/" not in expr.text
+    )
+
+
+def parse_encoding(source: str, path: str) -> tuple[ast.Statute, list[Diagnostic]]:
+    """Returns the statute parsed from `source` and the structural problems found.
+
+    Raises EncodingError (with file:line:column and what was expected) on a syntax error.
+    """
+    try:
+        tree = _parser().parse(source)
+    except UnexpectedInput as error:
+        raise EncodingError([_syntax_diagnostic(error, path, source)], source) from None
+    builder = _Builder(path, source)
+    statute = builder.build(tree)
+    return statute, builder.diagnostics
