@@ -1,0 +1,356 @@
+"""The exact evaluator: the AST compiled once into closures, run per scenario.
+
+Every value is exact (Fraction, int, bool, enum member name). With `trace=True` each evaluated
+definition is recorded as a `Step`: its value, the clause (and case) that produced it, whether
+its condition held, the values it used and the readings it rests on; without a trace the same
+closures run with nothing recorded.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from . import ast
+from .values import Value
+
+Key = tuple[str, tuple[Value, ...]]
+Compiled = Callable[["Evaluation", Mapping[str, Value]], Value]
+
+
+class EvaluationError(Exception):
+    """A scenario reached a state the encoding does not define (a gap, an overlap, a division
+    by zero). Valid scenarios never do on a checked and proved encoding."""
+
+
+@dataclass
+class Step:
+    """One evaluated definition: the value, where it comes from, and what it used."""
+
+    key: Key
+    definition: ast.Rule | ast.Cases
+    value: Value
+    clause: ast.Clause
+    words: ast.TextPiece | None
+    applied: bool | None = None  # None: unconditional; False: its condition failed
+    condition: ast.Expr | None = None
+    case: ast.Case | None = None
+    uses: list[Key] = field(default_factory=list)
+    readings: set[str] = field(default_factory=set)
+    skipped_cases: list[ast.Case] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """The definition's name with its arguments, e.g. `gross_amount(covered=true)`."""
+        return step_label(self.key, self.definition)
+
+
+def step_label(key: Key, definition: ast.Rule | ast.Cases | None) -> str:
+    """Returns `name` or `name(param=value, ...)` for a definition evaluated with arguments."""
+    name, args = key
+    if not args or definition is None:
+        return name
+    parts = [f"{p.name}={_show_arg(v)}" for p, v in zip(definition.params, args, strict=True)]
+    return f"{name}({', '.join(parts)})"
+
+
+def _show_arg(value: Value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+INPUT = "input"
+
+
+class Evaluation:
+    """One run of a compiled statute over one scenario's validated inputs."""
+
+    __slots__ = ("frames", "inputs", "memo", "program", "readings", "reading_uses", "steps",
+                 "tracing")
+
+    def __init__(self, program: Program, inputs: Mapping[str, Value],
+                 readings: Mapping[str, str], tracing: bool) -> None:
+        self.program = program
+        self.inputs = inputs
+        self.readings = readings
+        self.memo: dict[Key, Value] = {}
+        self.tracing = tracing
+        self.steps: dict[Key, Step] = {}
+        self.frames: list[Step] = []
+        self.reading_uses: set[str] = set()
+
+    def input(self, name: str) -> Value:
+        """Returns an input's value, recording the use when tracing."""
+        if self.tracing and self.frames:
+            self.frames[-1].uses.append((INPUT, (name,)))
+        return self.inputs[name]
+
+    def reading(self, reading_id: str) -> str:
+        """Returns the selected option of a reading, recording the use when tracing."""
+        if self.tracing:
+            self.reading_uses.add(reading_id)
+            if self.frames:
+                self.frames[-1].readings.add(reading_id)
+        return self.readings[reading_id]
+
+    def get(self, name: str, args: tuple[Value, ...] = ()) -> Value:
+        """Returns the value of a definition for these arguments, evaluating it once."""
+        key = (name, args)
+        if self.tracing and self.frames:
+            self.frames[-1].uses.append(key)
+        if key in self.memo:
+            return self.memo[key]
+        value = self.program.run(self, name, args)
+        self.memo[key] = value
+        return value
+
+
+def _zero(type_: ast.Type) -> Value:
+    if type_.kind == "bool":
+        return False
+    if type_.kind == "count":
+        return 0
+    return Fraction(0)
+
+
+_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+_COMPARISONS = {
+    "=": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+class Program:
+    """A statute compiled into closures, ready to evaluate any number of scenarios."""
+
+    def __init__(self, statute: ast.Statute) -> None:
+        self.statute = statute
+        self.enum_members = {
+            member
+            for type_ in (*(i.type for i in statute.inputs.values()),
+                          *(d.type for d in statute.definitions.values()))
+            for member in type_.members
+        }
+        self.compiled: dict[str, Callable[[Evaluation, tuple[Value, ...]], Value]] = {}
+        for name, definition in statute.definitions.items():
+            self.compiled[name] = self._definition(definition)
+
+    def run(self, evaluation: Evaluation, name: str, args: tuple[Value, ...]) -> Value:
+        """Evaluates one definition (used by Evaluation.get on a memo miss)."""
+        return self.compiled[name](evaluation, args)
+
+    # ---- definitions ----------------------------------------------------------------------
+    def _definition(self, definition: ast.Rule | ast.Cases
+                    ) -> Callable[[Evaluation, tuple[Value, ...]], Value]:
+        param_names = tuple(p.name for p in definition.params)
+        if isinstance(definition, ast.Rule):
+            return self._rule(definition, param_names)
+        return self._cases(definition, param_names)
+
+    def _rule(self, rule: ast.Rule, param_names: tuple[str, ...]
+              ) -> Callable[[Evaluation, tuple[Value, ...]], Value]:
+        assert rule.expr is not None
+        value_of = self.expr(rule.expr)
+        condition_of = self.expr(rule.condition) if rule.condition is not None else None
+        zero = _zero(rule.type)
+        readings = set(rule.readings)
+
+        def run(evaluation: Evaluation, args: tuple[Value, ...]) -> Value:
+            bound = dict(zip(param_names, args, strict=True))
+            if not evaluation.tracing:
+                if condition_of is not None and not condition_of(evaluation, bound):
+                    return zero
+                return value_of(evaluation, bound)
+            step = Step((rule.name, args), rule, None, rule.clause, rule.words,
+                        condition=rule.condition, readings=set(readings))
+            evaluation.frames.append(step)
+            try:
+                if condition_of is not None:
+                    step.applied = bool(condition_of(evaluation, bound))
+                    value = value_of(evaluation, bound) if step.applied else zero
+                else:
+                    value = value_of(evaluation, bound)
+            finally:
+                evaluation.frames.pop()
+            step.value = value
+            evaluation.steps[step.key] = step
+            return value
+
+        return run
+
+    def _cases(self, cases: ast.Cases, param_names: tuple[str, ...]
+               ) -> Callable[[Evaluation, tuple[Value, ...]], Value]:
+        compiled = [
+            (case, self.expr(case.condition) if case.condition is not None else None,
+             self.expr(case.expr))
+            for case in cases.cases
+        ]
+        otherwise_of = self.expr(cases.otherwise) if cases.otherwise is not None else None
+        exclusive = cases.order == "exclusive"
+        readings = set(cases.readings)
+
+        def choose(evaluation: Evaluation, bound: Mapping[str, Value],
+                   step: Step | None) -> tuple[ast.Case | None, Value]:
+            chosen: tuple[ast.Case, Compiled] | None = None
+            for case, condition_of, value_of in compiled:
+                holds = condition_of is None or bool(condition_of(evaluation, bound))
+                if not holds:
+                    if step is not None:
+                        step.skipped_cases.append(case)
+                    continue
+                if chosen is None:
+                    chosen = (case, value_of)
+                    if not exclusive:
+                        break
+                else:
+                    raise EvaluationError(
+                        f"'{cases.name}' is defined twice for this scenario: by "
+                        f"{self.statute.citation(chosen[0].clause)} and by "
+                        f"{self.statute.citation(case.clause)}"
+                    )
+            if chosen is not None:
+                return chosen[0], chosen[1](evaluation, bound)
+            if otherwise_of is not None:
+                return None, otherwise_of(evaluation, bound)
+            raise EvaluationError(
+                f"no case of '{cases.name}' ({self.statute.citation(cases.clause)}) applies "
+                "to this scenario"
+            )
+
+        def run(evaluation: Evaluation, args: tuple[Value, ...]) -> Value:
+            bound = dict(zip(param_names, args, strict=True))
+            if not evaluation.tracing:
+                return choose(evaluation, bound, None)[1]
+            step = Step((cases.name, args), cases, None, cases.clause, cases.words,
+                        readings=set(readings))
+            evaluation.frames.append(step)
+            try:
+                case, value = choose(evaluation, bound, step)
+            finally:
+                evaluation.frames.pop()
+            step.value = value
+            if case is not None:
+                step.case = case
+                step.clause = case.clause
+                step.words = case.words
+                step.condition = case.condition
+                step.readings |= set(case.readings)
+            evaluation.steps[step.key] = step
+            return value
+
+        return run
+
+    # ---- expressions ----------------------------------------------------------------------
+    def expr(self, expr: ast.Expr) -> Compiled:  # noqa: C901 - one branch per node kind
+        """Returns a closure computing `expr` for an evaluation and its bound parameters."""
+        statute = self.statute
+        if isinstance(expr, ast.Literal):
+            constant: Value = expr.value
+            return lambda evaluation, bound: constant
+        if isinstance(expr, ast.Ref):
+            name = expr.name
+            definition = statute.definitions.get(name)
+            if name in statute.inputs:
+                return lambda evaluation, bound: (bound[name] if name in bound
+                                                  else evaluation.input(name))
+            if definition is not None:
+                return lambda evaluation, bound: (bound[name] if name in bound
+                                                  else evaluation.get(name))
+            if name in self.enum_members:
+                return lambda evaluation, bound: (bound[name] if name in bound else name)
+            return lambda evaluation, bound: bound[name]
+        if isinstance(expr, ast.Call):
+            return self._call(expr)
+        if isinstance(expr, ast.BinOp):
+            left, right = self.expr(expr.left), self.expr(expr.right)
+            if expr.op == "/":
+                where = f"{statute.path}:{expr.span.line}:{expr.span.column}"
+
+                def divide(evaluation: Evaluation, bound: Mapping[str, Value]) -> Value:
+                    denominator = right(evaluation, bound)
+                    if denominator == 0:
+                        raise EvaluationError(f"division by zero at {where}")
+                    return Fraction(left(evaluation, bound)) / denominator  # type: ignore[arg-type]
+
+                return divide
+            function = _ARITHMETIC[expr.op]
+            return lambda evaluation, bound: function(left(evaluation, bound),
+                                                      right(evaluation, bound))
+        if isinstance(expr, ast.Compare):
+            left, right = self.expr(expr.left), self.expr(expr.right)
+            compare = _COMPARISONS[expr.op]
+            return lambda evaluation, bound: compare(left(evaluation, bound),
+                                                     right(evaluation, bound))
+        if isinstance(expr, ast.BoolOp):
+            left, right = self.expr(expr.left), self.expr(expr.right)
+            if expr.op == "and":
+                return lambda evaluation, bound: bool(left(evaluation, bound)) and bool(
+                    right(evaluation, bound))
+            return lambda evaluation, bound: bool(left(evaluation, bound)) or bool(
+                right(evaluation, bound))
+        if isinstance(expr, ast.Not):
+            operand = self.expr(expr.operand)
+            return lambda evaluation, bound: not operand(evaluation, bound)
+        if isinstance(expr, ast.Neg):
+            operand = self.expr(expr.operand)
+            return lambda evaluation, bound: -operand(evaluation, bound)  # type: ignore[operator]
+        if isinstance(expr, ast.If):
+            condition, then, otherwise = (self.expr(e) for e in
+                                          (expr.condition, expr.then, expr.otherwise))
+            return lambda evaluation, bound: (then(evaluation, bound)
+                                              if condition(evaluation, bound)
+                                              else otherwise(evaluation, bound))
+        if isinstance(expr, ast.Given):
+            name = expr.name
+            return lambda evaluation, bound: evaluation.input(name) is not None
+        if isinstance(expr, ast.ReadingTest):
+            reading_id, option = expr.reading, expr.option
+            return lambda evaluation, bound: evaluation.reading(reading_id) == option
+        if isinstance(expr, ast.BonusSum):
+            bonuses = [(b.name, tuple(p.name for p in b.params)) for b in statute.bonuses]
+
+            def total(evaluation: Evaluation, bound: Mapping[str, Value]) -> Value:
+                return sum(
+                    (evaluation.get(name, tuple(bound[p] for p in params))
+                     for name, params in bonuses),
+                    Fraction(0),
+                )
+
+            return total
+        raise AssertionError(f"unhandled expression {expr!r}")  # pragma: no cover
+
+    def _call(self, expr: ast.Call) -> Compiled:
+        args = [self.expr(a) for a in expr.args]
+        if expr.name == "floor":
+            (only,) = args
+            return lambda evaluation, bound: math.floor(only(evaluation, bound))  # type: ignore[arg-type]
+        if expr.name in ("min", "max"):
+            choose = min if expr.name == "min" else max
+            return lambda evaluation, bound: choose(a(evaluation, bound) for a in args)
+        definition = self.statute.definitions[expr.name]
+        given = dict(expr.kwargs)
+        ordered = [self.expr(given[p.name]) for p in definition.params]
+        name = expr.name
+        return lambda evaluation, bound: evaluation.get(
+            name, tuple(a(evaluation, bound) for a in ordered))
+
+
+def evaluate(program: Program, inputs: Mapping[str, Value], readings: Mapping[str, str],
+             tracing: bool = False) -> Evaluation:
+    """Returns the evaluation of every result of the statute for validated inputs.
+
+    `readings` maps every reading ID to its selected option. The evaluation holds the memo of
+    values and, when `tracing`, the step of every definition evaluated.
+    """
+    evaluation = Evaluation(program, inputs, readings, tracing)
+    for name in program.statute.result_names:
+        evaluation.get(name)
+    return evaluation

@@ -1,0 +1,386 @@
+"""Scenarios: read from JSON, YAML or TOML exactly, and validated against the declared inputs.
+
+The input declarations of the encoding are the contract: field names, types, defaults, bounds.
+Money and numbers are read as exact decimals (never through a binary float); shares also accept
+fractions such as "1/3". Every problem is reported with the field, what was expected and what
+was given.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from . import ast
+from .errors import FieldProblem, ScenarioError
+from .values import Value, decimal_string, exact_string
+
+MAX_SCENARIO_BYTES = 1_000_000
+_MAX_NUMBER_CHARS = 40
+_MAX_EXPONENT = 30
+_DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_FRACTION = re.compile(r"\s*([+-]?\d+)\s*/\s*(\d+)\s*")
+
+
+class ExactNumber(str):
+    """A number as written in the scenario file, kept as text until it is read exactly."""
+
+    __slots__ = ()
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
+
+
+def _show(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, ExactNumber):
+        return str(value)
+    if isinstance(value, Fraction):
+        return exact_string(value)
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return json.dumps(shown, ensure_ascii=False)
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return repr(value)
+
+
+def _parse_decimal(text: str) -> Fraction | None:
+    text = text.strip()
+    if len(text) > _MAX_NUMBER_CHARS or not _DECIMAL.fullmatch(text):
+        return None
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return None
+    exponent = number.as_tuple().exponent
+    if not isinstance(exponent, int) or abs(exponent) > _MAX_EXPONENT + _MAX_NUMBER_CHARS:
+        return None
+    if number != 0 and abs(number.adjusted()) > _MAX_EXPONENT:
+        return None
+    return Fraction(number)
+
+
+def read_exact(value: object) -> Fraction | None:
+    """Returns a JSON/YAML/TOML number or decimal string as an exact Fraction, or None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, str | ExactNumber):
+        return _parse_decimal(str(value))
+    return None
+
+
+class _Validator:
+    def __init__(self, statute: ast.Statute) -> None:
+        self.statute = statute
+        self.problems: list[FieldProblem] = []
+
+    def problem(self, field: str, expected: str, given: object, hint: str | None = None) -> None:
+        self.problems.append(FieldProblem(field, expected, _show(given), hint))
+
+    def convert(self, declared: ast.Input, raw: object) -> Value:
+        kind = declared.type.kind
+        name = declared.name
+        if raw is None:
+            if declared.optional:
+                return None
+            self.problem(name, self.describe(declared), raw)
+            return None
+        if kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            self.problem(name, "true or false", raw)
+            return None
+        if kind == "enum":
+            if isinstance(raw, str) and not isinstance(raw, ExactNumber) and (
+                raw in declared.type.members
+            ):
+                return raw
+            choices = ", ".join(f'"{m}"' for m in declared.type.members)
+            close = (difflib.get_close_matches(raw, declared.type.members, n=1)
+                     if isinstance(raw, str) else [])
+            self.problem(name, f"one of {choices}", raw,
+                         f"did you mean \"{close[0]}\"?" if close else None)
+            return None
+        if kind == "count":
+            number = read_exact(raw) if not isinstance(raw, str) or isinstance(
+                raw, ExactNumber) else None
+            if number is None or number.denominator != 1 or number < 0:
+                self.problem(name, "a whole number of at least 0", raw)
+                return None
+            return int(number)
+        if kind == "share":
+            number = read_exact(raw)
+            if number is None and isinstance(raw, str) and not isinstance(raw, ExactNumber):
+                match = _FRACTION.fullmatch(raw)
+                if match and len(raw) <= _MAX_NUMBER_CHARS:
+                    if int(match.group(2)) == 0:
+                        self.problem(name, "a share from 0 to 1 (a fraction needs a non-zero "
+                                     "denominator)", raw)
+                        return None
+                    number = Fraction(int(match.group(1)), int(match.group(2)))
+            if number is None or not 0 <= number <= 1:
+                self.problem(name, 'a share from 0 to 1, as a number or a fraction such as "1/3"',
+                             raw)
+                return None
+            return number
+        # money and number
+        number = read_exact(raw)
+        if number is None:
+            what = ("an amount of money: a number or a decimal string such as \"65000.50\""
+                    if kind == "money" else "a number")
+            self.problem(name, what, raw)
+            return None
+        return number
+
+    def describe(self, declared: ast.Input) -> str:
+        return {
+            "bool": "true or false",
+            "count": "a whole number of at least 0",
+            "share": "a share from 0 to 1",
+            "money": "an amount of money",
+            "number": "a number",
+            "enum": "one of " + ", ".join(declared.type.members),
+        }[declared.type.kind]
+
+    def bound_value(self, expr: ast.Expr, values: Mapping[str, Value]) -> Fraction | None:
+        if isinstance(expr, ast.Literal) and not isinstance(expr.value, bool):
+            return Fraction(expr.value)
+        if isinstance(expr, ast.Ref):
+            found = values.get(expr.name)
+            return None if found is None or isinstance(found, bool | str) else Fraction(found)
+        return None
+
+    def holds(self, expr: ast.Expr | None, values: Mapping[str, Value]) -> bool:
+        if expr is None:
+            return True
+        from .evaluator import Evaluation, Program  # the same semantics as the rules
+
+        program = _condition_program(self.statute)
+        evaluation = Evaluation(program, values, {}, tracing=False)
+        return bool(program.expr(expr)(evaluation, {}))
+
+    def check_bounds(self, values: dict[str, Value], invalid: set[str]) -> None:
+        for declared in self.statute.inputs.values():
+            name = declared.name
+            value = values.get(name)
+            if name in invalid:
+                continue
+            if value is None:
+                if declared.required_when is not None and self.references_valid(
+                    declared.required_when, invalid
+                ) and self.holds(declared.required_when, values):
+                    condition = self.source_of(declared.required_when)
+                    self.problem(name, f"{self.describe(declared)} (required when {condition})",
+                                 None, "the field is missing")
+                continue
+            if isinstance(value, bool | str):
+                continue
+            for bound in declared.bounds:
+                if not self.references_valid(bound.value, invalid) or (
+                    bound.when is not None and not self.references_valid(bound.when, invalid)
+                ):
+                    continue
+                if bound.when is not None and not self.holds(bound.when, values):
+                    continue
+                limit = self.bound_value(bound.value, values)
+                if limit is None:
+                    continue
+                ok = {
+                    "min": value >= limit,
+                    "above": value > limit,
+                    "max": value <= limit,
+                }[bound.kind]
+                if ok:
+                    continue
+                relation = {"min": "at least", "above": "more than", "max": "at most"}[bound.kind]
+                shown_limit = self.source_of(bound.value)
+                if isinstance(bound.value, ast.Ref):
+                    shown_limit += f" (= {decimal_string(limit)})"
+                when = f" when {self.source_of(bound.when)}" if bound.when is not None else ""
+                self.problem(name, f"{self.describe(declared)} {relation} {shown_limit}{when}",
+                             _exact_text(value))
+
+    def references_valid(self, expr: ast.Expr, invalid: set[str]) -> bool:
+        from .checker import walk
+
+        return not any(isinstance(n, ast.Ref) and n.name in invalid for n in walk(expr))
+
+    def source_of(self, expr: ast.Expr) -> str:
+        return " ".join(self.statute.source[expr.span.start : expr.span.end].split())
+
+
+def _exact_text(value: Value) -> str:
+    if isinstance(value, Fraction | int) and not isinstance(value, bool):
+        return ExactNumber(decimal_string(value, places=6))
+    return str(value)
+
+
+_PROGRAMS: dict[int, Any] = {}
+
+
+def _condition_program(statute: ast.Statute) -> Any:
+    from .evaluator import Program
+
+    program = _PROGRAMS.get(id(statute))
+    if program is None or program.statute is not statute:
+        program = Program(statute)
+        _PROGRAMS[id(statute)] = program
+    return program
+
+
+def validate(statute: ast.Statute, scenario: object, source: str | None = None) -> dict[str, Value]:
+    """Returns the scenario's inputs, exact and complete (defaults applied).
+
+    Raises ScenarioError naming every offending field: unknown or missing fields, wrong types,
+    values out of bounds, fields required by another field's value.
+    """
+    validator = _Validator(statute)
+    if not isinstance(scenario, Mapping):
+        raise ScenarioError([FieldProblem("<scenario>", "a JSON object of fields",
+                                          _show(scenario))], source)
+    declared_names = list(statute.inputs)
+    for name in scenario:
+        if name not in statute.inputs:
+            close = difflib.get_close_matches(str(name), declared_names, n=1, cutoff=0.6)
+            validator.problem(str(name), "a field of the scenario format", "an unknown field",
+                              f"did you mean '{close[0]}'?" if close else None)
+    values: dict[str, Value] = {}
+    invalid: set[str] = set()
+    for declared in statute.inputs.values():
+        name = declared.name
+        before = len(validator.problems)
+        if name in scenario:
+            values[name] = validator.convert(declared, scenario[name])
+        elif declared.required:
+            validator.problem(name, validator.describe(declared), None, "the field is missing")
+            values[name] = None
+        elif declared.default is not None:
+            values[name] = _default(declared, validator)
+        else:
+            values[name] = None
+        if len(validator.problems) > before:
+            invalid.add(name)
+    if not validator.problems or invalid != set(statute.inputs):
+        validator.check_bounds(values, invalid)
+    if validator.problems:
+        raise ScenarioError(validator.problems, source)
+    return values
+
+
+def _default(declared: ast.Input, validator: _Validator) -> Value:
+    expr = declared.default
+    if isinstance(expr, ast.Ref):
+        return expr.name
+    assert isinstance(expr, ast.Literal)
+    if isinstance(expr.value, bool):
+        return expr.value
+    if declared.type.kind == "count":
+        return int(expr.value)
+    return Fraction(expr.value)
+
+
+# ---- reading files -------------------------------------------------------------------------
+
+
+def _yaml_loader() -> Any:
+    import yaml
+
+    class ExactLoader(yaml.SafeLoader):
+        """Safe YAML loading, with floats kept as exact text."""
+
+    def exact_float(loader: yaml.SafeLoader, node: yaml.Node) -> ExactNumber:
+        return ExactNumber(loader.construct_scalar(node))  # type: ignore[arg-type]
+
+    ExactLoader.add_constructor("tag:yaml.org,2002:float", exact_float)
+    return ExactLoader
+
+
+def parse_text(text: str, kind: str, source: str) -> object:
+    """Returns the object a JSON, YAML or TOML document holds, numbers kept exact.
+
+    Raises ScenarioError with the position when the document is malformed.
+    """
+    if kind == "json":
+        try:
+            return json.loads(text, parse_float=ExactNumber, parse_constant=_reject_constant)
+        except json.JSONDecodeError as error:
+            raise ScenarioError([FieldProblem(
+                "<file>", "valid JSON", f"{error.msg} at line {error.lineno} column {error.colno}"
+            )], source) from None
+        except ValueError as error:
+            raise ScenarioError([FieldProblem("<file>", "valid JSON numbers", str(error))],
+                                source) from None
+    if kind == "toml":
+        try:
+            return tomllib.loads(text, parse_float=ExactNumber)
+        except tomllib.TOMLDecodeError as error:
+            raise ScenarioError([FieldProblem("<file>", "valid TOML", str(error))],
+                                source) from None
+    import yaml
+
+    try:
+        return yaml.load(text, Loader=_yaml_loader())  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""
+        problem = getattr(error, "problem", None) or str(error)
+        raise ScenarioError([FieldProblem("<file>", "valid YAML", f"{problem}{where}")],
+                            source) from None
+
+
+def kind_of(path: Path) -> str:
+    """Returns `json`, `yaml` or `toml` from a scenario file's suffix (JSON by default)."""
+    suffix = path.suffix.lower()
+    if suffix in (".yaml", ".yml"):
+        return "yaml"
+    if suffix == ".toml":
+        return "toml"
+    return "json"
+
+
+def read_scenario_file(path: Path) -> object:
+    """Returns the scenario object stored in a JSON, YAML or TOML file.
+
+    Raises ScenarioError when the file is missing, too large, not UTF-8, or malformed.
+    """
+    source = str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_SCENARIO_BYTES:
+            raise ScenarioError([FieldProblem("<file>", f"at most {MAX_SCENARIO_BYTES:,} bytes",
+                                              f"{size:,} bytes")], source)
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ScenarioError([FieldProblem("<file>", "an existing scenario file", "no such file")],
+                            source) from None
+    except IsADirectoryError:
+        raise ScenarioError([FieldProblem("<file>", "a scenario file", "a directory")],
+                            source) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ScenarioError([FieldProblem("<file>", "UTF-8 text",
+                                          f"a byte that is not UTF-8 at offset {error.start}")],
+                            source) from None
+    if not text.strip():
+        raise ScenarioError([FieldProblem("<file>", "a scenario object", "an empty file")],
+                            source)
+    return parse_text(text, kind_of(path), source)

@@ -1,0 +1,195 @@
+"""The Python API: load a statute once, evaluate scenarios, read exact results and their trace.
+
+    >>> from lextrace import load_statute
+    >>> statute = load_statute()                      # N.J.S.A. 34:1B-343, bundled
+    >>> result = statute.evaluate({"new_jobs": 300, "project_median_salary": "59500",
+    ...     "county_median_salary": "70000", "lowest_full_time_hourly_wage": "19.50",
+    ...     "state_minimum_wage": "15.92", "distressed_municipality": True})
+    >>> result.values["per_job_new"]                  # exact Fraction
+    Fraction(2550, 1)
+    >>> result.to_json()["per_job_new"]               # rounded half-up to the cent
+    '2550.00'
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from .dsl import ast
+from .dsl.errors import FieldProblem, ScenarioError
+from .dsl.evaluator import Evaluation, Program, evaluate
+from .dsl.loader import load
+from .dsl.scenario import read_scenario_file, validate
+from .dsl.trace import Trace, display, json_value
+from .dsl.values import Value
+from .statute import BUNDLED
+
+
+class ReadingError(ValueError):
+    """A reading selection that names an unknown reading or option."""
+
+
+@dataclass
+class Result:
+    """The exact result of one scenario: the result keys, the readings used, the trace."""
+
+    statute: ast.Statute
+    values: dict[str, Value]
+    readings: dict[str, str]
+    inputs: dict[str, Value]
+    trace: Trace | None
+
+    def __getitem__(self, key: str) -> Value:
+        return self.values[key]
+
+    def to_json(self, include_trace: bool | None = None) -> dict[str, object]:
+        """Returns the result as the JSON object of scenario-format.md.
+
+        Money is a decimal string rounded half-up to the cent (I20); `readings` names the
+        readings used; `trace` (the derivation steps) is included when the result has one,
+        unless `include_trace` is False.
+        """
+        output: dict[str, object] = {
+            name: json_value(self.statute.definitions[name].type, value)
+            for name, value in self.values.items()
+        }
+        output["readings"] = dict(self.readings)
+        if self.trace is not None and include_trace is not False:
+            output["trace"] = self.trace.to_json()
+        return output
+
+    def explain(self, width: int = 100) -> str:
+        """Returns the human-readable derivation, every value with its citation."""
+        if self.trace is None:
+            raise ValueError("this result was computed without a trace; pass trace=True")
+        return self.trace.explain(self.statute.result_names, width=width)
+
+    def table(self) -> list[tuple[str, str, str]]:
+        """Returns (key, value for people, citation) for each result key."""
+        rows = []
+        for name, value in self.values.items():
+            definition = self.statute.definitions[name]
+            clause = definition.clause
+            if self.trace is not None:
+                clause = self.trace.evaluation.steps[(name, ())].clause
+            rows.append((name, display(definition.type, value), self.statute.citation(clause)))
+        return rows
+
+
+class Statute:
+    """An encoded statute, parsed, checked and compiled once; evaluate as many scenarios as
+    needed."""
+
+    def __init__(self, statute: ast.Statute) -> None:
+        self.ast = statute
+        self.program = Program(statute)
+        self.readings_used = _readings_used(statute)
+
+    @property
+    def name(self) -> str:
+        """The statute's citation, e.g. `N.J.S.A. 34:1B-343`."""
+        return self.ast.name
+
+    def select_readings(self, chosen: Mapping[str, str] | None = None) -> dict[str, str]:
+        """Returns every reading's selected option: the defaults, overridden by `chosen`.
+
+        Raises ReadingError for an unknown reading or option.
+        """
+        selected = {rid: reading.default.name for rid, reading in self.ast.readings.items()}
+        for reading_id, option in (chosen or {}).items():
+            reading = self.ast.readings.get(reading_id)
+            if reading is None:
+                known = ", ".join(self.ast.readings)
+                raise ReadingError(f"unknown reading '{reading_id}' (known: {known})")
+            names = [o.name for o in reading.options]
+            if option not in names:
+                raise ReadingError(f"reading {reading_id} has no option '{option}' "
+                                   f"(its options: {', '.join(names)})")
+            selected[reading_id] = option
+        return selected
+
+    def validate(self, scenario: object, source: str | None = None) -> dict[str, Value]:
+        """Returns the scenario's exact, complete inputs; raises ScenarioError naming every
+        bad field (scenario-format.md)."""
+        return validate(self.ast, scenario, source)
+
+    def evaluate(self, scenario: Mapping[str, object], readings: Mapping[str, str] | None = None,
+                 trace: bool = False, source: str | None = None) -> Result:
+        """Returns the exact result of one scenario under the selected readings.
+
+        Raises ScenarioError for a scenario that breaks the format, ReadingError for an
+        unknown reading.
+        """
+        selected = self.select_readings(readings)
+        inputs = self.validate(scenario, source)
+        return self.evaluate_inputs(inputs, selected, trace)
+
+    def evaluate_inputs(self, inputs: dict[str, Value], selected: dict[str, str],
+                        trace: bool = False) -> Result:
+        """Returns the result for inputs already validated and readings already selected."""
+        evaluation: Evaluation = evaluate(self.program, inputs, selected, tracing=trace)
+        values = {name: evaluation.memo[(name, ())] for name in self.ast.result_names}
+        used = {rid: selected[rid] for rid in self.readings_used}
+        return Result(self.ast, values, used, inputs,
+                      Trace(self.ast, evaluation) if trace else None)
+
+    def evaluate_file(self, path: str | Path, readings: Mapping[str, str] | None = None,
+                      trace: bool = False) -> Result:
+        """Returns the result of the scenario stored in a JSON, YAML or TOML file."""
+        path = Path(path)
+        scenario = read_scenario_file(path)
+        if not isinstance(scenario, Mapping):
+            raise ScenarioError([FieldProblem("<scenario>", "an object of fields",
+                                              type(scenario).__name__)], str(path))
+        return self.evaluate(scenario, readings, trace, source=str(path))
+
+
+def _readings_used(statute: ast.Statute) -> list[str]:
+    """Returns the readings that the definitions behind the results rest on, in ID order."""
+    from .dsl.checker import definition_expressions, dependencies, walk
+
+    graph = dependencies(statute)
+    reached: set[str] = set()
+    stack = list(statute.result_names)
+    while stack:
+        name = stack.pop()
+        if name in reached or name not in statute.definitions:
+            continue
+        reached.add(name)
+        stack.extend(graph[name])
+    used: set[str] = set()
+    for name in reached:
+        definition = statute.definitions[name]
+        used.update(definition.readings)
+        if isinstance(definition, ast.Cases):
+            for case in definition.cases:
+                used.update(case.readings)
+        for expr in definition_expressions(definition):
+            used.update(n.reading for n in walk(expr) if isinstance(n, ast.ReadingTest))
+    return sorted(used, key=lambda rid: (int(rid[1:]) if rid[1:].isdigit() else 10**6, rid))
+
+
+@functools.lru_cache(maxsize=16)
+def _load_cached(path: str, digest: str) -> Statute:
+    return Statute(load(path))
+
+
+def load_statute(path: str | Path | None = None) -> Statute:
+    """Returns the statute encoded at `path` (the bundled N.J.S.A. 34:1B-343 by default),
+    parsed, checked, proved faithful to its official text and compiled.
+
+    Loading is cached by the encoding's content. Raises EncodingError with every error found.
+    """
+    path = Path(path) if path is not None else BUNDLED
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        digest = ""
+    return _load_cached(str(path), digest)
+
+
