@@ -66,6 +66,9 @@ MONEY = Type("money")
 # Expressions
 
 LiteralUnit = TypingLiteral["money", "percent", "number", "bool"]
+BoundKind = TypingLiteral["min", "above", "max"]
+TextMark = TypingLiteral["discretionary", "text_only"]
+CasesOrder = TypingLiteral["first-match", "exclusive"]
 
 
 @dataclass(frozen=True)
@@ -189,7 +192,7 @@ class TextPiece:
 
     text: str
     span: Span
-    mark: TypingLiteral["discretionary", "text_only"] | None = None
+    mark: TextMark | None = None
     reason: str | None = None
     clause: Clause | None = field(default=None, repr=False)
 
@@ -259,7 +262,7 @@ class Case:
 class Cases(Definition):
     """`cases NAME: TYPE first-match|exclusive [otherwise EXPR]`, completed by its `case`s."""
 
-    order: TypingLiteral["first-match", "exclusive"] = "exclusive"
+    order: CasesOrder = "exclusive"
     otherwise: Expr | None = None
     cases: list[Case] = field(default_factory=list)
 
@@ -326,7 +329,7 @@ class Clause:
 class Bound:
     """A bound on an input: `min`, `above` or `max`, optionally only `when` a condition holds."""
 
-    kind: TypingLiteral["min", "above", "max"]
+    kind: BoundKind
     value: Expr
     when: Expr | None
     span: Span

@@ -65,9 +65,9 @@ def references(statute: ast.Statute, expr: ast.Expr | None) -> set[str]:
     """Returns the definitions an expression uses (bonus sums count every bonus)."""
     used: set[str] = set()
     for node in walk(expr):
-        if isinstance(node, ast.Ref) and node.name in statute.definitions:
-            used.add(node.name)
-        elif isinstance(node, ast.Call) and node.name in statute.definitions:
+        if (isinstance(node, ast.Ref) and node.name in statute.definitions) or (
+            isinstance(node, ast.Call) and node.name in statute.definitions
+        ):
             used.add(node.name)
         elif isinstance(node, ast.BonusSum):
             used.update(bonus.name for bonus in statute.bonuses)
@@ -92,7 +92,9 @@ def definition_expressions(definition: ast.Rule | ast.Cases) -> list[ast.Expr]:
 def dependencies(statute: ast.Statute) -> dict[str, set[str]]:
     """Returns, for each definition, the definitions it uses directly."""
     return {
-        name: set().union(*(references(statute, e) for e in definition_expressions(definition)))
+        name: set().union(
+            *(references(statute, expr) for expr in definition_expressions(definition))
+        )
         for name, definition in statute.definitions.items()
     }
 
@@ -111,8 +113,14 @@ class _Checker:
         for member in type_.members:
             self.members.setdefault(member, []).append(type_)
 
-    def report(self, span: ast.Span, message: str, clause: ast.Clause | None = None,
-               hint: str | None = None, severity: str = "error") -> None:
+    def report(
+        self,
+        span: ast.Span,
+        message: str,
+        clause: ast.Clause | None = None,
+        hint: str | None = None,
+        severity: str = "error",
+    ) -> None:
         self.diagnostics.append(
             Diagnostic(
                 self.statute.path,
@@ -140,8 +148,9 @@ class _Checker:
         return f"did you mean '{close[0]}'?" if close else None
 
     # ---- types ----------------------------------------------------------------------------
-    def infer(self, expr: ast.Expr, params: tuple[ast.Param, ...],
-              clause: ast.Clause | None) -> ExprType | None:
+    def infer(
+        self, expr: ast.Expr, params: tuple[ast.Param, ...], clause: ast.Clause | None
+    ) -> ExprType | None:
         """Returns the type of `expr`, reporting every problem; None when it has none."""
         statute = self.statute
         if isinstance(expr, ast.Literal):
@@ -162,14 +171,22 @@ class _Checker:
                 definition = statute.definitions[expr.name]
                 if definition.params:
                     names = ", ".join(f"{p.name}: ..." for p in definition.params)
-                    self.report(expr.span, f"'{expr.name}' takes parameters", clause,
-                                hint=f"write {expr.name}({names})")
+                    self.report(
+                        expr.span,
+                        f"'{expr.name}' takes parameters",
+                        clause,
+                        hint=f"write {expr.name}({names})",
+                    )
                     return None
                 return definition.type
             if expr.name in self.members:
                 return EnumMember(expr.name)
-            self.report(expr.span, f"unknown name '{expr.name}'", clause,
-                        hint=self.did_you_mean(expr.name, params))
+            self.report(
+                expr.span,
+                f"unknown name '{expr.name}'",
+                clause,
+                hint=self.did_you_mean(expr.name, params),
+            )
             return None
         if isinstance(expr, ast.Call):
             return self.infer_call(expr, params, clause)
@@ -199,11 +216,19 @@ class _Checker:
         if isinstance(expr, ast.Given):
             declared = statute.inputs.get(expr.name)
             if declared is None:
-                self.report(expr.span, f"'{expr.name}' is not an input", clause,
-                            hint=self.did_you_mean(expr.name, params))
+                self.report(
+                    expr.span,
+                    f"'{expr.name}' is not an input",
+                    clause,
+                    hint=self.did_you_mean(expr.name, params),
+                )
             elif not declared.optional:
-                self.report(expr.span, f"'{expr.name}' is not optional, so it is always given",
-                            clause, hint="declare the input 'optional'")
+                self.report(
+                    expr.span,
+                    f"'{expr.name}' is not optional, so it is always given",
+                    clause,
+                    hint="declare the input 'optional'",
+                )
             return ast.BOOL
         if isinstance(expr, ast.ReadingTest):
             reading = statute.readings.get(expr.reading)
@@ -211,28 +236,43 @@ class _Checker:
                 self.report(expr.span, f"unknown reading {expr.reading}", clause)
             elif expr.option not in {o.name for o in reading.options}:
                 names = ", ".join(o.name for o in reading.options)
-                self.report(expr.span, f"reading {expr.reading} has no option "
-                            f"'{expr.option}'", clause, hint=f"its options are {names}")
+                self.report(
+                    expr.span,
+                    f"reading {expr.reading} has no option '{expr.option}'",
+                    clause,
+                    hint=f"its options are {names}",
+                )
             return ast.BOOL
         if isinstance(expr, ast.BonusSum):
             for bonus in statute.bonuses:
                 for param in bonus.params:
                     if not any(p.name == param.name and p.type == param.type for p in params):
-                        self.report(expr.span, f"bonus '{bonus.name}' needs parameter "
-                                    f"'{param.name}: {param.type}', which this rule lacks",
-                                    clause)
+                        self.report(
+                            expr.span,
+                            f"bonus '{bonus.name}' needs parameter "
+                            f"'{param.name}: {param.type}', which this rule lacks",
+                            clause,
+                        )
             return ast.MONEY
         raise AssertionError(f"unhandled expression {expr!r}")  # pragma: no cover
 
-    def expect_bool(self, expr: ast.Expr, params: tuple[ast.Param, ...],
-                    clause: ast.Clause | None, where: str) -> None:
+    def expect_bool(
+        self, expr: ast.Expr, params: tuple[ast.Param, ...], clause: ast.Clause | None, where: str
+    ) -> None:
         found = self.infer(expr, params, clause)
         if found is not None and found != ast.BOOL:
-            self.report(expr.span, f"{where} needs a condition (bool), given a "
-                        f"{_describe(found)}", clause)
+            self.report(
+                expr.span, f"{where} needs a condition (bool), given a {_describe(found)}", clause
+            )
 
-    def unify(self, left: ExprType | None, right: ExprType | None, expr: ast.Expr,
-              clause: ast.Clause | None, what: str) -> ExprType | None:
+    def unify(
+        self,
+        left: ExprType | None,
+        right: ExprType | None,
+        expr: ast.Expr,
+        clause: ast.Clause | None,
+        what: str,
+    ) -> ExprType | None:
         if left is None or right is None:
             return left or right
         if isinstance(left, EnumMember) or isinstance(right, EnumMember):
@@ -248,12 +288,12 @@ class _Checker:
             return left
         if left.is_dimensionless and right.is_dimensionless:
             return ast.NUMBER
-        self.report(expr.span, f"{what} differ: {_describe(left)} and {_describe(right)}",
-                    clause)
+        self.report(expr.span, f"{what} differ: {_describe(left)} and {_describe(right)}", clause)
         return None
 
-    def infer_call(self, expr: ast.Call, params: tuple[ast.Param, ...],
-                   clause: ast.Clause | None) -> ExprType | None:
+    def infer_call(
+        self, expr: ast.Call, params: tuple[ast.Param, ...], clause: ast.Clause | None
+    ) -> ExprType | None:
         statute = self.statute
         if expr.name in BUILTINS:
             if expr.kwargs:
@@ -265,9 +305,12 @@ class _Checker:
                     return ast.COUNT
                 (only,) = types
                 if isinstance(only, ast.Type) and not only.is_dimensionless:
-                    self.report(expr.args[0].span, "floor() counts whole steps of a ratio; "
-                                f"given a {_describe(only)}", clause,
-                                hint="divide by an amount of the same unit first")
+                    self.report(
+                        expr.args[0].span,
+                        f"floor() counts whole steps of a ratio; given a {_describe(only)}",
+                        clause,
+                        hint="divide by an amount of the same unit first",
+                    )
                 return ast.COUNT
             if len(expr.args) < 2:
                 self.report(expr.span, f"{expr.name}() takes two or more arguments", clause)
@@ -280,45 +323,68 @@ class _Checker:
             return result
         definition = statute.definitions.get(expr.name)
         if definition is None:
-            self.report(expr.span, f"unknown rule '{expr.name}'", clause,
-                        hint=self.did_you_mean(expr.name, params))
+            self.report(
+                expr.span,
+                f"unknown rule '{expr.name}'",
+                clause,
+                hint=self.did_you_mean(expr.name, params),
+            )
             return None
         if expr.args:
-            self.report(expr.span, f"name the arguments of '{expr.name}'", clause,
-                        hint=", ".join(f"{p.name}: ..." for p in definition.params))
+            self.report(
+                expr.span,
+                f"name the arguments of '{expr.name}'",
+                clause,
+                hint=", ".join(f"{p.name}: ..." for p in definition.params),
+            )
         given = dict(expr.kwargs)
         for param in definition.params:
             if param.name not in given:
-                self.report(expr.span, f"'{expr.name}' needs the argument '{param.name}'",
-                            clause)
+                self.report(expr.span, f"'{expr.name}' needs the argument '{param.name}'", clause)
                 continue
             found = self.infer(given[param.name], params, clause)
             if found is not None and not _assignable(param.type, found):
-                self.report(given[param.name].span, f"argument '{param.name}' of "
-                            f"'{expr.name}' must be a {param.type}, given a {_describe(found)}",
-                            clause)
+                self.report(
+                    given[param.name].span,
+                    f"argument '{param.name}' of "
+                    f"'{expr.name}' must be a {param.type}, given a {_describe(found)}",
+                    clause,
+                )
         for name, arg in expr.kwargs:
             if name not in {p.name for p in definition.params}:
                 self.report(arg.span, f"'{expr.name}' has no parameter '{name}'", clause)
         return definition.type
 
-    def infer_arithmetic(self, expr: ast.BinOp, params: tuple[ast.Param, ...],
-                         clause: ast.Clause | None) -> ExprType | None:
+    def infer_arithmetic(
+        self, expr: ast.BinOp, params: tuple[ast.Param, ...], clause: ast.Clause | None
+    ) -> ExprType | None:
         left = self.infer(expr.left, params, clause)
         right = self.infer(expr.right, params, clause)
         if left is None or right is None:
             return None
-        if not (isinstance(left, ast.Type) and left.is_numeric and isinstance(right, ast.Type)
-                and right.is_numeric):
-            self.report(expr.span, f"'{expr.op}' needs amounts or numbers, given "
-                        f"{_describe(left)} and {_describe(right)}", clause)
+        if not (
+            isinstance(left, ast.Type)
+            and left.is_numeric
+            and isinstance(right, ast.Type)
+            and right.is_numeric
+        ):
+            self.report(
+                expr.span,
+                f"'{expr.op}' needs amounts or numbers, given "
+                f"{_describe(left)} and {_describe(right)}",
+                clause,
+            )
             return None
         money_left, money_right = left == ast.MONEY, right == ast.MONEY
         if expr.op in "+-":
             if money_left != money_right:
-                self.report(expr.span, f"cannot {'add' if expr.op == '+' else 'subtract'} "
-                            f"{_describe(left)} and {_describe(right)}: the units differ",
-                            clause, hint="multiply a share or number by an amount first")
+                self.report(
+                    expr.span,
+                    f"cannot {'add' if expr.op == '+' else 'subtract'} "
+                    f"{_describe(left)} and {_describe(right)}: the units differ",
+                    clause,
+                    hint="multiply a share or number by an amount first",
+                )
                 return None
             if money_left:
                 return ast.MONEY
@@ -338,31 +404,45 @@ class _Checker:
             return ast.MONEY
         return ast.NUMBER
 
-    def infer_comparison(self, expr: ast.Compare, params: tuple[ast.Param, ...],
-                         clause: ast.Clause | None) -> None:
+    def infer_comparison(
+        self, expr: ast.Compare, params: tuple[ast.Param, ...], clause: ast.Clause | None
+    ) -> None:
         left = self.infer(expr.left, params, clause)
         right = self.infer(expr.right, params, clause)
         if left is None or right is None:
             return
-        if isinstance(left, EnumMember) or isinstance(right, EnumMember) or (
-            left.kind == "enum" or right.kind == "enum"
+        if (
+            isinstance(left, EnumMember)
+            or isinstance(right, EnumMember)
+            or (left.kind == "enum" or right.kind == "enum")
         ):
             if expr.op not in ("=", "!="):
-                self.report(expr.span, f"'{expr.op}' does not order the members of an enum",
-                            clause, hint="compare with '=' or '!='")
+                self.report(
+                    expr.span,
+                    f"'{expr.op}' does not order the members of an enum",
+                    clause,
+                    hint="compare with '=' or '!='",
+                )
             unified = self.unify(left, right, expr, clause, "the two sides of the comparison")
             if isinstance(unified, ast.Type) and unified.kind != "enum":
-                self.report(expr.span, f"cannot compare {_describe(left)} and "
-                            f"{_describe(right)}", clause)
+                self.report(
+                    expr.span, f"cannot compare {_describe(left)} and {_describe(right)}", clause
+                )
             return
         if left == ast.BOOL or right == ast.BOOL:
             if left != right or expr.op not in ("=", "!="):
-                self.report(expr.span, f"cannot compare {_describe(left)} and "
-                            f"{_describe(right)} with '{expr.op}'", clause)
+                self.report(
+                    expr.span,
+                    f"cannot compare {_describe(left)} and {_describe(right)} with '{expr.op}'",
+                    clause,
+                )
             return
         if (left == ast.MONEY) != (right == ast.MONEY):
-            self.report(expr.span, f"cannot compare {_describe(left)} with "
-                        f"{_describe(right)}: the units differ", clause)
+            self.report(
+                expr.span,
+                f"cannot compare {_describe(left)} with {_describe(right)}: the units differ",
+                clause,
+            )
 
     # ---- definitions ----------------------------------------------------------------------
     def check_definitions(self) -> None:
@@ -374,71 +454,111 @@ class _Checker:
             if isinstance(definition, ast.Rule):
                 assert definition.expr is not None
                 found = self.infer(definition.expr, params, clause)
-                self.expect_assignable(definition.type, found, definition.expr, clause,
-                                       f"rule '{definition.name}'")
+                self.expect_assignable(
+                    definition.type, found, definition.expr, clause, f"rule '{definition.name}'"
+                )
                 if definition.condition is not None:
                     self.expect_bool(definition.condition, params, clause, "'when'")
                     if definition.type.kind == "enum":
-                        self.report(definition.condition.span, "an enum rule cannot have "
-                                    "'when': it has no zero to fall back on", clause,
-                                    hint="use 'cases' with an 'otherwise'")
+                        self.report(
+                            definition.condition.span,
+                            "an enum rule cannot have 'when': it has no zero to fall back on",
+                            clause,
+                            hint="use 'cases' with an 'otherwise'",
+                        )
             else:
                 self.check_cases(definition)
         for name, span in statute.results:
             definition = statute.definitions.get(name)
             if definition is None:
-                self.report(span, f"result '{name}' is not defined by any rule",
-                            hint=self.did_you_mean(name, ()))
+                self.report(
+                    span,
+                    f"result '{name}' is not defined by any rule",
+                    hint=self.did_you_mean(name, ()),
+                )
             elif definition.params:
                 self.report(span, f"result '{name}' takes parameters; a result must not")
         self.check_cycles()
 
     def check_cases(self, definition: ast.Cases) -> None:
         if not definition.cases:
-            self.report(definition.name_span, f"'{definition.name}' has no case", definition.clause,
-                        hint=f"add 'case {definition.name} = ... when ...;' in the clauses "
-                        "that define it")
+            self.report(
+                definition.name_span,
+                f"'{definition.name}' has no case",
+                definition.clause,
+                hint=f"add 'case {definition.name} = ... when ...;' in the clauses that define it",
+            )
         if definition.otherwise is not None:
             found = self.infer(definition.otherwise, (), definition.clause)
-            self.expect_assignable(definition.type, found, definition.otherwise,
-                                   definition.clause, f"the 'otherwise' of '{definition.name}'")
+            self.expect_assignable(
+                definition.type,
+                found,
+                definition.otherwise,
+                definition.clause,
+                f"the 'otherwise' of '{definition.name}'",
+            )
         otherwise_cases = [c for c in definition.cases if c.condition is None]
         if len(otherwise_cases) + (definition.otherwise is not None) > 1:
-            self.report(definition.name_span, f"'{definition.name}' has more than one "
-                        "'otherwise'", definition.clause)
+            self.report(
+                definition.name_span,
+                f"'{definition.name}' has more than one 'otherwise'",
+                definition.clause,
+            )
         for index, case in enumerate(definition.cases):
             if case.condition is None and index != len(definition.cases) - 1:
-                self.report(case.span, f"the 'otherwise' case of '{definition.name}' must "
-                            "come last", case.clause)
+                self.report(
+                    case.span,
+                    f"the 'otherwise' case of '{definition.name}' must come last",
+                    case.clause,
+                )
             self.check_readings(case.readings, case.span, case.clause)
             found = self.infer(case.expr, (), case.clause)
-            self.expect_assignable(definition.type, found, case.expr, case.clause,
-                                   f"a case of '{definition.name}'")
+            self.expect_assignable(
+                definition.type, found, case.expr, case.clause, f"a case of '{definition.name}'"
+            )
             if case.condition is not None:
                 self.expect_bool(case.condition, (), case.clause, "'when'")
 
-    def expect_assignable(self, declared: ast.Type, found: ExprType | None, expr: ast.Expr,
-                          clause: ast.Clause | None, what: str) -> None:
+    def expect_assignable(
+        self,
+        declared: ast.Type,
+        found: ExprType | None,
+        expr: ast.Expr,
+        clause: ast.Clause | None,
+        what: str,
+    ) -> None:
         if found is None:
             return
-        if (declared == ast.SHARE and isinstance(expr, ast.Literal) and expr.unit != "money"
-                and not isinstance(expr.value, bool) and 0 <= expr.value <= 1):
+        if (
+            declared == ast.SHARE
+            and isinstance(expr, ast.Literal)
+            and expr.unit != "money"
+            and not isinstance(expr.value, bool)
+            and 0 <= expr.value <= 1
+        ):
             return
         if isinstance(found, EnumMember):
             if declared.kind != "enum" or found.name not in declared.members:
-                self.report(expr.span, f"{what} is declared {declared}, given '{found.name}'",
-                            clause)
+                self.report(
+                    expr.span, f"{what} is declared {declared}, given '{found.name}'", clause
+                )
             return
         if not _assignable(declared, found):
-            self.report(expr.span, f"{what} is declared {declared}, but its value is a "
-                        f"{_describe(found)}", clause)
+            self.report(
+                expr.span,
+                f"{what} is declared {declared}, but its value is a {_describe(found)}",
+                clause,
+            )
 
-    def check_readings(self, readings: tuple[str, ...], span: ast.Span,
-                       clause: ast.Clause) -> None:
+    def check_readings(self, readings: tuple[str, ...], span: ast.Span, clause: ast.Clause) -> None:
         for reading in readings:
             if reading not in self.statute.readings:
-                self.report(span, f"unknown reading {reading}", clause,
-                            hint="declare it with 'reading ID \"question\" default ...;'")
+                self.report(
+                    span,
+                    f"unknown reading {reading}",
+                    clause,
+                    hint="declare it with 'reading ID \"question\" default ...;'",
+                )
 
     def check_cycles(self) -> None:
         graph = dependencies(self.statute)
@@ -448,10 +568,13 @@ class _Checker:
             state[name] = 1
             for used in sorted(graph.get(name, ())):
                 if state.get(used) == 1:
-                    cycle = [*chain[chain.index(used):], used] if used in chain else [name, used]
+                    cycle = [*chain[chain.index(used) :], used] if used in chain else [name, used]
                     definition = self.statute.definitions[name]
-                    self.report(definition.name_span, "circular definition: "
-                                + " -> ".join(cycle), definition.clause)
+                    self.report(
+                        definition.name_span,
+                        "circular definition: " + " -> ".join(cycle),
+                        definition.clause,
+                    )
                 elif used not in state:
                     visit(used, [*chain, used])
             state[name] = 2
@@ -466,12 +589,19 @@ class _Checker:
             if declared.name in self.statute.definitions:
                 self.report(declared.span, f"'{declared.name}' is both an input and a rule")
             if declared.required and declared.default is not None:
-                self.report(declared.span, f"input '{declared.name}' is required and has a "
-                            "default; choose one")
+                self.report(
+                    declared.span,
+                    f"input '{declared.name}' is required and has a default; choose one",
+                )
             if declared.default is not None:
                 found = self.infer(declared.default, (), None)
-                self.expect_assignable(declared.type, found, declared.default, None,
-                                       f"the default of '{declared.name}'")
+                self.expect_assignable(
+                    declared.type,
+                    found,
+                    declared.default,
+                    None,
+                    f"the default of '{declared.name}'",
+                )
             if declared.required_when is not None:
                 self.expect_bool(declared.required_when, (), None, "'required when'")
             for bound in declared.bounds:
@@ -479,29 +609,45 @@ class _Checker:
                     self.report(bound.span, f"a {declared.type} input has no bounds")
                     continue
                 found = self.infer(bound.value, (), None)
-                if found is not None and isinstance(found, ast.Type) and (
-                    (found == ast.MONEY) != (declared.type == ast.MONEY)
+                if (
+                    found is not None
+                    and isinstance(found, ast.Type)
+                    and ((found == ast.MONEY) != (declared.type == ast.MONEY))
                 ):
-                    self.report(bound.value.span, f"the bound of '{declared.name}' must be a "
-                                f"{declared.type}, given a {_describe(found)}")
+                    self.report(
+                        bound.value.span,
+                        f"the bound of '{declared.name}' must be a "
+                        f"{declared.type}, given a {_describe(found)}",
+                    )
                 if bound.when is not None:
                     self.expect_bool(bound.when, (), None, "'when'")
 
     # ---- numbers and coverage ---------------------------------------------------------------
     def check_numbers(self) -> None:
         for definition in self.statute.definitions.values():
-            self.check_numbers_of(definition.name, definition.clause, definition.reviewed,
-                                  definition_expressions(definition)
-                                  if isinstance(definition, ast.Rule)
-                                  else [definition.otherwise] if definition.otherwise else [])
+            self.check_numbers_of(
+                definition.name,
+                definition.clause,
+                definition.reviewed,
+                definition_expressions(definition)
+                if isinstance(definition, ast.Rule)
+                else [definition.otherwise]
+                if definition.otherwise
+                else [],
+            )
             if isinstance(definition, ast.Cases):
                 for case in definition.cases:
-                    self.check_numbers_of(definition.name, case.clause, case.reviewed,
-                                          [case.expr, case.condition])
+                    self.check_numbers_of(
+                        definition.name, case.clause, case.reviewed, [case.expr, case.condition]
+                    )
 
-    def check_numbers_of(self, name: str, clause: ast.Clause,
-                         reviewed: tuple[ast.Reviewed, ...],
-                         expressions: list[ast.Expr | None]) -> None:
+    def check_numbers_of(
+        self,
+        name: str,
+        clause: ast.Clause,
+        reviewed: tuple[ast.Reviewed, ...],
+        expressions: list[ast.Expr | None],
+    ) -> None:
         stated = stated_numbers(clause.words)
         exempt = {r.literal.written_magnitude for r in reviewed}
         used: set[Fraction | None] = set()
@@ -519,26 +665,35 @@ class _Checker:
                     f"{clause.short_citation or 'the section'}",
                     clause,
                     hint=f"cite the clause that states it, or add: reviewed {literal.text} "
-                    "\"why this number is right\"",
+                    '"why this number is right"',
                 )
         for item in reviewed:
             if item.literal.written_magnitude not in used:
-                self.report(item.span, f"reviewed number {item.literal.text} is not used in "
-                            f"'{name}'", clause, severity="warning")
+                self.report(
+                    item.span,
+                    f"reviewed number {item.literal.text} is not used in '{name}'",
+                    clause,
+                    severity="warning",
+                )
 
     def check_coverage(self) -> None:
         for clause in self.statute.clauses:
             if not clause.path:
                 continue
-            has_rules = any(isinstance(i, ast.Rule | ast.Cases | ast.Case | ast.Invariant)
-                            for i in clause.items)
+            has_rules = any(
+                isinstance(i, ast.Rule | ast.Cases | ast.Case | ast.Invariant) for i in clause.items
+            )
             if has_rules or clause.children:
                 continue
             unmarked = [t for t in clause.texts if t.mark is None]
             if unmarked or not clause.texts:
-                self.report(clause.span, f"clause {clause.short_citation} is not accounted for",
-                            clause, hint="encode its rule, or mark its words "
-                            "'discretionary \"reason\"' or 'text_only \"reason\"'")
+                self.report(
+                    clause.span,
+                    f"clause {clause.short_citation} is not accounted for",
+                    clause,
+                    hint="encode its rule, or mark its words "
+                    "'discretionary \"reason\"' or 'text_only \"reason\"'",
+                )
 
     def check_use(self) -> None:
         statute = self.statute
@@ -556,15 +711,22 @@ class _Checker:
             stack.extend(graph.get(name, ()))
         for name, definition in statute.definitions.items():
             if name not in reached:
-                self.report(definition.name_span, f"'{name}' is never used by a result",
-                            definition.clause, severity="warning")
+                self.report(
+                    definition.name_span,
+                    f"'{name}' is never used by a result",
+                    definition.clause,
+                    severity="warning",
+                )
         used_inputs: set[str] = set()
         for name in reached:
             for expr in definition_expressions(statute.definitions[name]):
                 used_inputs.update(n.name for n in walk(expr) if isinstance(n, ast.Ref | ast.Given))
         for declared in statute.inputs.values():
-            for expr in (declared.required_when, *(b.value for b in declared.bounds),
-                         *(b.when for b in declared.bounds)):
+            for expr in (
+                declared.required_when,
+                *(b.value for b in declared.bounds),
+                *(b.when for b in declared.bounds),
+            ):
                 used_inputs.update(n.name for n in walk(expr) if isinstance(n, ast.Ref))
         for name, declared in statute.inputs.items():
             if name not in used_inputs:
@@ -573,8 +735,7 @@ class _Checker:
     def check_invariants(self) -> None:
         for invariant in self.statute.invariants:
             self.check_readings(invariant.readings, invariant.span, invariant.clause)
-            self.expect_bool(invariant.expr, (), invariant.clause,
-                             f"invariant '{invariant.name}'")
+            self.expect_bool(invariant.expr, (), invariant.clause, f"invariant '{invariant.name}'")
 
 
 def _assignable(declared: ast.Type, found: ast.Type) -> bool:
@@ -582,8 +743,10 @@ def _assignable(declared: ast.Type, found: ast.Type) -> bool:
         return True
     if declared == ast.NUMBER and found.is_dimensionless:
         return True
-    return declared.kind == "enum" and found.kind == "enum" and set(found.members) <= set(
-        declared.members
+    return (
+        declared.kind == "enum"
+        and found.kind == "enum"
+        and set(found.members) <= set(declared.members)
     )
 
 

@@ -91,7 +91,8 @@ class FieldProblem:
 
     def render(self) -> str:
         """Returns `field 'x': expected ..., given ...` with a hint when there is one."""
-        text = f"field '{self.field}': expected {self.expected}, given {self.given}"
+        where = "" if self.field.startswith("<") else f"field '{self.field}': "
+        text = f"{where}expected {self.expected}, given {self.given}"
         if self.hint:
             text += f" ({self.hint})"
         return text

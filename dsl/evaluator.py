@@ -69,11 +69,24 @@ INPUT = "input"
 class Evaluation:
     """One run of a compiled statute over one scenario's validated inputs."""
 
-    __slots__ = ("frames", "inputs", "memo", "program", "readings", "reading_uses", "steps",
-                 "tracing")
+    __slots__ = (
+        "frames",
+        "inputs",
+        "memo",
+        "program",
+        "reading_uses",
+        "readings",
+        "steps",
+        "tracing",
+    )
 
-    def __init__(self, program: Program, inputs: Mapping[str, Value],
-                 readings: Mapping[str, str], tracing: bool) -> None:
+    def __init__(
+        self,
+        program: Program,
+        inputs: Mapping[str, Value],
+        readings: Mapping[str, str],
+        tracing: bool,
+    ) -> None:
         self.program = program
         self.inputs = inputs
         self.readings = readings
@@ -135,8 +148,10 @@ class Program:
         self.statute = statute
         self.enum_members = {
             member
-            for type_ in (*(i.type for i in statute.inputs.values()),
-                          *(d.type for d in statute.definitions.values()))
+            for type_ in (
+                *(i.type for i in statute.inputs.values()),
+                *(d.type for d in statute.definitions.values()),
+            )
             for member in type_.members
         }
         self.compiled: dict[str, Callable[[Evaluation, tuple[Value, ...]], Value]] = {}
@@ -148,15 +163,17 @@ class Program:
         return self.compiled[name](evaluation, args)
 
     # ---- definitions ----------------------------------------------------------------------
-    def _definition(self, definition: ast.Rule | ast.Cases
-                    ) -> Callable[[Evaluation, tuple[Value, ...]], Value]:
+    def _definition(
+        self, definition: ast.Rule | ast.Cases
+    ) -> Callable[[Evaluation, tuple[Value, ...]], Value]:
         param_names = tuple(p.name for p in definition.params)
         if isinstance(definition, ast.Rule):
             return self._rule(definition, param_names)
         return self._cases(definition, param_names)
 
-    def _rule(self, rule: ast.Rule, param_names: tuple[str, ...]
-              ) -> Callable[[Evaluation, tuple[Value, ...]], Value]:
+    def _rule(
+        self, rule: ast.Rule, param_names: tuple[str, ...]
+    ) -> Callable[[Evaluation, tuple[Value, ...]], Value]:
         assert rule.expr is not None
         value_of = self.expr(rule.expr)
         condition_of = self.expr(rule.condition) if rule.condition is not None else None
@@ -169,8 +186,15 @@ class Program:
                 if condition_of is not None and not condition_of(evaluation, bound):
                     return zero
                 return value_of(evaluation, bound)
-            step = Step((rule.name, args), rule, None, rule.clause, rule.words,
-                        condition=rule.condition, readings=set(readings))
+            step = Step(
+                (rule.name, args),
+                rule,
+                None,
+                rule.clause,
+                rule.words,
+                condition=rule.condition,
+                readings=set(readings),
+            )
             evaluation.frames.append(step)
             try:
                 if condition_of is not None:
@@ -186,19 +210,24 @@ class Program:
 
         return run
 
-    def _cases(self, cases: ast.Cases, param_names: tuple[str, ...]
-               ) -> Callable[[Evaluation, tuple[Value, ...]], Value]:
+    def _cases(
+        self, cases: ast.Cases, param_names: tuple[str, ...]
+    ) -> Callable[[Evaluation, tuple[Value, ...]], Value]:
         compiled = [
-            (case, self.expr(case.condition) if case.condition is not None else None,
-             self.expr(case.expr))
+            (
+                case,
+                self.expr(case.condition) if case.condition is not None else None,
+                self.expr(case.expr),
+            )
             for case in cases.cases
         ]
         otherwise_of = self.expr(cases.otherwise) if cases.otherwise is not None else None
         exclusive = cases.order == "exclusive"
         readings = set(cases.readings)
 
-        def choose(evaluation: Evaluation, bound: Mapping[str, Value],
-                   step: Step | None) -> tuple[ast.Case | None, Value]:
+        def choose(
+            evaluation: Evaluation, bound: Mapping[str, Value], step: Step | None
+        ) -> tuple[ast.Case | None, Value]:
             chosen: tuple[ast.Case, Compiled] | None = None
             for case, condition_of, value_of in compiled:
                 holds = condition_of is None or bool(condition_of(evaluation, bound))
@@ -229,8 +258,9 @@ class Program:
             bound = dict(zip(param_names, args, strict=True))
             if not evaluation.tracing:
                 return choose(evaluation, bound, None)[1]
-            step = Step((cases.name, args), cases, None, cases.clause, cases.words,
-                        readings=set(readings))
+            step = Step(
+                (cases.name, args), cases, None, cases.clause, cases.words, readings=set(readings)
+            )
             evaluation.frames.append(step)
             try:
                 case, value = choose(evaluation, bound, step)
@@ -249,7 +279,7 @@ class Program:
         return run
 
     # ---- expressions ----------------------------------------------------------------------
-    def expr(self, expr: ast.Expr) -> Compiled:  # noqa: C901 - one branch per node kind
+    def expr(self, expr: ast.Expr) -> Compiled:
         """Returns a closure computing `expr` for an evaluation and its bound parameters."""
         statute = self.statute
         if isinstance(expr, ast.Literal):
@@ -259,13 +289,15 @@ class Program:
             name = expr.name
             definition = statute.definitions.get(name)
             if name in statute.inputs:
-                return lambda evaluation, bound: (bound[name] if name in bound
-                                                  else evaluation.input(name))
+                return lambda evaluation, bound: (
+                    bound[name] if name in bound else evaluation.input(name)
+                )
             if definition is not None:
-                return lambda evaluation, bound: (bound[name] if name in bound
-                                                  else evaluation.get(name))
+                return lambda evaluation, bound: (
+                    bound[name] if name in bound else evaluation.get(name)
+                )
             if name in self.enum_members:
-                return lambda evaluation, bound: (bound[name] if name in bound else name)
+                return lambda evaluation, bound: bound.get(name, name)
             return lambda evaluation, bound: bound[name]
         if isinstance(expr, ast.Call):
             return self._call(expr)
@@ -282,20 +314,24 @@ class Program:
 
                 return divide
             function = _ARITHMETIC[expr.op]
-            return lambda evaluation, bound: function(left(evaluation, bound),
-                                                      right(evaluation, bound))
+            return lambda evaluation, bound: function(
+                left(evaluation, bound), right(evaluation, bound)
+            )
         if isinstance(expr, ast.Compare):
             left, right = self.expr(expr.left), self.expr(expr.right)
             compare = _COMPARISONS[expr.op]
-            return lambda evaluation, bound: compare(left(evaluation, bound),
-                                                     right(evaluation, bound))
+            return lambda evaluation, bound: compare(
+                left(evaluation, bound), right(evaluation, bound)
+            )
         if isinstance(expr, ast.BoolOp):
             left, right = self.expr(expr.left), self.expr(expr.right)
             if expr.op == "and":
-                return lambda evaluation, bound: bool(left(evaluation, bound)) and bool(
-                    right(evaluation, bound))
-            return lambda evaluation, bound: bool(left(evaluation, bound)) or bool(
-                right(evaluation, bound))
+                return lambda evaluation, bound: (
+                    bool(left(evaluation, bound)) and bool(right(evaluation, bound))
+                )
+            return lambda evaluation, bound: (
+                bool(left(evaluation, bound)) or bool(right(evaluation, bound))
+            )
         if isinstance(expr, ast.Not):
             operand = self.expr(expr.operand)
             return lambda evaluation, bound: not operand(evaluation, bound)
@@ -303,11 +339,14 @@ class Program:
             operand = self.expr(expr.operand)
             return lambda evaluation, bound: -operand(evaluation, bound)  # type: ignore[operator]
         if isinstance(expr, ast.If):
-            condition, then, otherwise = (self.expr(e) for e in
-                                          (expr.condition, expr.then, expr.otherwise))
-            return lambda evaluation, bound: (then(evaluation, bound)
-                                              if condition(evaluation, bound)
-                                              else otherwise(evaluation, bound))
+            condition, then, otherwise = (
+                self.expr(e) for e in (expr.condition, expr.then, expr.otherwise)
+            )
+            return lambda evaluation, bound: (
+                then(evaluation, bound)
+                if condition(evaluation, bound)
+                else otherwise(evaluation, bound)
+            )
         if isinstance(expr, ast.Given):
             name = expr.name
             return lambda evaluation, bound: evaluation.input(name) is not None
@@ -319,8 +358,10 @@ class Program:
 
             def total(evaluation: Evaluation, bound: Mapping[str, Value]) -> Value:
                 return sum(
-                    (evaluation.get(name, tuple(bound[p] for p in params))
-                     for name, params in bonuses),
+                    (
+                        evaluation.get(name, tuple(bound[p] for p in params))
+                        for name, params in bonuses
+                    ),
                     Fraction(0),
                 )
 
@@ -340,11 +381,16 @@ class Program:
         ordered = [self.expr(given[p.name]) for p in definition.params]
         name = expr.name
         return lambda evaluation, bound: evaluation.get(
-            name, tuple(a(evaluation, bound) for a in ordered))
+            name, tuple(a(evaluation, bound) for a in ordered)
+        )
 
 
-def evaluate(program: Program, inputs: Mapping[str, Value], readings: Mapping[str, str],
-             tracing: bool = False) -> Evaluation:
+def evaluate(
+    program: Program,
+    inputs: Mapping[str, Value],
+    readings: Mapping[str, str],
+    tracing: bool = False,
+) -> Evaluation:
     """Returns the evaluation of every result of the statute for validated inputs.
 
     `readings` maps every reading ID to its selected option. The evaluation holds the memo of

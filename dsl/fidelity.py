@@ -73,7 +73,9 @@ def _quote(words: list[str], limit: int = 12) -> str:
     return f"“{shown}{' ...' if len(words) > limit else ''}”"
 
 
-def check_fidelity(statute: ast.Statute, official_text: str, official_path: str) -> list[Diagnostic]:
+def check_fidelity(
+    statute: ast.Statute, official_text: str, official_path: str
+) -> list[Diagnostic]:
     """Returns one diagnostic per place where the carried text differs from the official text.
 
     The comparison is word by word after whitespace normalisation; an empty list means the
@@ -94,8 +96,10 @@ def check_fidelity(statute: ast.Statute, official_text: str, official_path: str)
         official_words = official[i1:i2]
         carried = [w.text for w in encoded[j1:j2]]
         if tag == "replace":
-            message = (f"the carried text says {_quote(carried)} where the official text says "
-                       f"{_quote(official_words)}")
+            message = (
+                f"the carried text says {_quote(carried)} where the official text says "
+                f"{_quote(official_words)}"
+            )
         elif tag == "delete":
             message = f"the carried text leaves out {_quote(official_words)}"
         else:
@@ -108,8 +112,7 @@ def check_fidelity(statute: ast.Statute, official_text: str, official_path: str)
                 column,
                 message,
                 clause=statute.citation(anchor.clause),
-                detail=(f"after “... {' '.join(context_before)}”\n"
-                        f"official text: {official_path}"),
+                detail=(f"after “... {' '.join(context_before)}”\nofficial text: {official_path}"),
                 hint="carry the statute's words verbatim; only whitespace may differ",
                 width=width,
             )

@@ -49,8 +49,7 @@ def read_source(path: Path) -> str:
         problem = f"is not UTF-8 text (byte {error.start})"
     except OSError as error:
         problem = error.strerror or "cannot be read"
-    raise EncodingError([Diagnostic(str(path), 1, 1, f"cannot read the encoding: {problem}")],
-                        None)
+    raise EncodingError([Diagnostic(str(path), 1, 1, f"cannot read the encoding: {problem}")], None)
 
 
 def analyse(path: str | Path, official: str | Path | None = None) -> Analysis:
@@ -68,14 +67,22 @@ def analyse(path: str | Path, official: str | Path | None = None) -> Analysis:
     diagnostics = diagnostics + check_statute(statute)
     official_path = Path(official) if official else path.parent / statute.official
     if not statute.official and official is None:
-        diagnostics.append(Diagnostic(str(path), 1, 1, "the header names no official text",
-                                      hint='add: official "the-statute.txt"'))
+        diagnostics.append(
+            Diagnostic(
+                str(path),
+                1,
+                1,
+                "the header names no official text",
+                hint='add: official "the-statute.txt"',
+            )
+        )
         return Analysis(str(path), source, statute, diagnostics)
     try:
         official_text = official_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        diagnostics.append(Diagnostic(str(path), 1, 1, f"cannot read the official text "
-                                      f"{official_path}: {error}"))
+        diagnostics.append(
+            Diagnostic(str(path), 1, 1, f"cannot read the official text {official_path}: {error}")
+        )
         return Analysis(str(path), source, statute, diagnostics, str(official_path))
     diagnostics += check_fidelity(statute, official_text, str(official_path))
     return Analysis(str(path), source, statute, diagnostics, str(official_path))

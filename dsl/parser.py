@@ -141,8 +141,13 @@ class _Builder:
         self.pending_cases: list[tuple[ast.Case, ast.Span]] = []
         self.invariants: list[ast.Invariant] = []
 
-    def error(self, span: ast.Span, message: str, clause: ast.Clause | None = None,
-              hint: str | None = None) -> None:
+    def error(
+        self,
+        span: ast.Span,
+        message: str,
+        clause: ast.Clause | None = None,
+        hint: str | None = None,
+    ) -> None:
         self.diagnostics.append(
             Diagnostic(
                 self.path,
@@ -188,12 +193,18 @@ class _Builder:
             if isinstance(target, ast.Cases):
                 target.cases.append(case)
             elif target is None:
-                self.error(span, f"case of '{case.name}', which has no 'cases {case.name}' "
-                           "declaration", case.clause,
-                           hint=f"declare it with 'cases {case.name}: TYPE exclusive;'")
+                self.error(
+                    span,
+                    f"case of '{case.name}', which has no 'cases {case.name}' declaration",
+                    case.clause,
+                    hint=f"declare it with 'cases {case.name}: TYPE exclusive;'",
+                )
             else:
-                self.error(span, f"case of '{case.name}', which is a rule, not a 'cases' "
-                           "definition", case.clause)
+                self.error(
+                    span,
+                    f"case of '{case.name}', which is a rule, not a 'cases' definition",
+                    case.clause,
+                )
         return ast.Statute(
             name=name,
             title=fields["title"],
@@ -254,7 +265,7 @@ class _Builder:
                 when = self.when(option.children[1]) if len(option.children) > 1 else None
                 bounds.append(
                     ast.Bound(
-                        cast(ast.TypingLiteral["min", "above", "max"], bound_kind),
+                        cast(ast.BoundKind, bound_kind),
                         self.expr(option.children[0]),
                         when,
                         _span(option),
@@ -290,7 +301,7 @@ class _Builder:
         piece = ast.TextPiece(text=_string(token), span=_span(token), clause=clause)
         if len(tree.children) > 1:
             mark = cast(Tree, tree.children[1])
-            piece.mark = cast(ast.TypingLiteral["discretionary", "text_only"], str(mark.data))
+            piece.mark = cast(ast.TextMark, str(mark.data))
             piece.reason = _string(cast(Token, mark.children[0]))
         return piece
 
@@ -306,8 +317,12 @@ class _Builder:
             elif kind in ("clause", "leaf_clause"):
                 sub = self.clause(child, clause)
                 if sub.label in seen_labels:
-                    self.error(sub.span, f"clause {sub.label} appears twice in "
-                               f"{clause.short_citation or 'the section'}", clause)
+                    self.error(
+                        sub.span,
+                        f"clause {sub.label} appears twice in "
+                        f"{clause.short_citation or 'the section'}",
+                        clause,
+                    )
                 seen_labels.add(sub.label)
                 clause.items.append(sub)
             elif kind == "rule":
@@ -340,7 +355,9 @@ class _Builder:
             return
         self.definitions[definition.name] = definition
 
-    def annotations(self, trees: list[Tree | Token]) -> tuple[tuple[str, ...], tuple[ast.Reviewed, ...]]:
+    def annotations(
+        self, trees: list[Tree | Token]
+    ) -> tuple[tuple[str, ...], tuple[ast.Reviewed, ...]]:
         readings: list[str] = []
         reviewed: list[ast.Reviewed] = []
         for tree in trees:
@@ -415,7 +432,7 @@ class _Builder:
             reviewed=reviewed,
             clause=clause,
             words=words,
-            order=cast(ast.TypingLiteral["first-match", "exclusive"], str(order)),
+            order=cast(ast.CasesOrder, str(order)),
             otherwise=self.expr(cast(Tree, otherwise[0]).children[0]) if otherwise else None,
         )
 
@@ -497,8 +514,12 @@ class _Builder:
                 # `1/3` is one written number (one-third), not a computation.
                 assert isinstance(left, ast.Literal) and isinstance(right, ast.Literal)
                 if right.value != 0:
-                    return ast.Literal(span, Fraction(left.value) / Fraction(right.value),
-                                       "number", f"{left.text}/{right.text}")
+                    return ast.Literal(
+                        span,
+                        Fraction(left.value) / Fraction(right.value),
+                        "number",
+                        f"{left.text}/{right.text}",
+                    )
             return ast.BinOp(span, op, left, right)
         raise AssertionError(f"unhandled expression {kind}")  # pragma: no cover
 

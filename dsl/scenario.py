@@ -95,6 +95,13 @@ class _Validator:
     def problem(self, field: str, expected: str, given: object, hint: str | None = None) -> None:
         self.problems.append(FieldProblem(field, expected, _show(given), hint))
 
+    def unknown(self, field: str, hint: str | None) -> None:
+        self.problems.append(
+            FieldProblem(
+                field, "one of the fields of the scenario format", "an unknown field", hint
+            )
+        )
+
     def convert(self, declared: ast.Input, raw: object) -> Value:
         kind = declared.type.kind
         name = declared.name
@@ -109,19 +116,28 @@ class _Validator:
             self.problem(name, "true or false", raw)
             return None
         if kind == "enum":
-            if isinstance(raw, str) and not isinstance(raw, ExactNumber) and (
-                raw in declared.type.members
+            if (
+                isinstance(raw, str)
+                and not isinstance(raw, ExactNumber)
+                and (raw in declared.type.members)
             ):
                 return raw
             choices = ", ".join(f'"{m}"' for m in declared.type.members)
-            close = (difflib.get_close_matches(raw, declared.type.members, n=1)
-                     if isinstance(raw, str) else [])
-            self.problem(name, f"one of {choices}", raw,
-                         f"did you mean \"{close[0]}\"?" if close else None)
+            close = (
+                difflib.get_close_matches(raw, declared.type.members, n=1)
+                if isinstance(raw, str)
+                else []
+            )
+            self.problem(
+                name, f"one of {choices}", raw, f'did you mean "{close[0]}"?' if close else None
+            )
             return None
         if kind == "count":
-            number = read_exact(raw) if not isinstance(raw, str) or isinstance(
-                raw, ExactNumber) else None
+            number = (
+                read_exact(raw)
+                if not isinstance(raw, str) or isinstance(raw, ExactNumber)
+                else None
+            )
             if number is None or number.denominator != 1 or number < 0:
                 self.problem(name, "a whole number of at least 0", raw)
                 return None
@@ -132,20 +148,27 @@ class _Validator:
                 match = _FRACTION.fullmatch(raw)
                 if match and len(raw) <= _MAX_NUMBER_CHARS:
                     if int(match.group(2)) == 0:
-                        self.problem(name, "a share from 0 to 1 (a fraction needs a non-zero "
-                                     "denominator)", raw)
+                        self.problem(
+                            name,
+                            "a share from 0 to 1 (a fraction needs a non-zero denominator)",
+                            raw,
+                        )
                         return None
                     number = Fraction(int(match.group(1)), int(match.group(2)))
             if number is None or not 0 <= number <= 1:
-                self.problem(name, 'a share from 0 to 1, as a number or a fraction such as "1/3"',
-                             raw)
+                self.problem(
+                    name, 'a share from 0 to 1, as a number or a fraction such as "1/3"', raw
+                )
                 return None
             return number
         # money and number
         number = read_exact(raw)
         if number is None:
-            what = ("an amount of money: a number or a decimal string such as \"65000.50\""
-                    if kind == "money" else "a number")
+            what = (
+                'an amount of money: a number or a decimal string such as "65000.50"'
+                if kind == "money"
+                else "a number"
+            )
             self.problem(name, what, raw)
             return None
         return number
@@ -171,7 +194,7 @@ class _Validator:
     def holds(self, expr: ast.Expr | None, values: Mapping[str, Value]) -> bool:
         if expr is None:
             return True
-        from .evaluator import Evaluation, Program  # the same semantics as the rules
+        from .evaluator import Evaluation  # the same semantics as the rules
 
         program = _condition_program(self.statute)
         evaluation = Evaluation(program, values, {}, tracing=False)
@@ -184,12 +207,18 @@ class _Validator:
             if name in invalid:
                 continue
             if value is None:
-                if declared.required_when is not None and self.references_valid(
-                    declared.required_when, invalid
-                ) and self.holds(declared.required_when, values):
+                if (
+                    declared.required_when is not None
+                    and self.references_valid(declared.required_when, invalid)
+                    and self.holds(declared.required_when, values)
+                ):
                     condition = self.source_of(declared.required_when)
-                    self.problem(name, f"{self.describe(declared)} (required when {condition})",
-                                 None, "the field is missing")
+                    self.problem(
+                        name,
+                        f"{self.describe(declared)} (required when {condition})",
+                        None,
+                        "the field is missing",
+                    )
                 continue
             if isinstance(value, bool | str):
                 continue
@@ -215,8 +244,11 @@ class _Validator:
                 if isinstance(bound.value, ast.Ref):
                     shown_limit += f" (= {decimal_string(limit)})"
                 when = f" when {self.source_of(bound.when)}" if bound.when is not None else ""
-                self.problem(name, f"{self.describe(declared)} {relation} {shown_limit}{when}",
-                             _exact_text(value))
+                self.problem(
+                    name,
+                    f"{self.describe(declared)} {relation} {shown_limit}{when}",
+                    _exact_text(value),
+                )
 
     def references_valid(self, expr: ast.Expr, invalid: set[str]) -> bool:
         from .checker import walk
@@ -254,14 +286,14 @@ def validate(statute: ast.Statute, scenario: object, source: str | None = None) 
     """
     validator = _Validator(statute)
     if not isinstance(scenario, Mapping):
-        raise ScenarioError([FieldProblem("<scenario>", "a JSON object of fields",
-                                          _show(scenario))], source)
+        raise ScenarioError(
+            [FieldProblem("<scenario>", "a JSON object of fields", _show(scenario))], source
+        )
     declared_names = list(statute.inputs)
     for name in scenario:
         if name not in statute.inputs:
             close = difflib.get_close_matches(str(name), declared_names, n=1, cutoff=0.6)
-            validator.problem(str(name), "a field of the scenario format", "an unknown field",
-                              f"did you mean '{close[0]}'?" if close else None)
+            validator.unknown(str(name), f"did you mean '{close[0]}'?" if close else None)
     values: dict[str, Value] = {}
     invalid: set[str] = set()
     for declared in statute.inputs.values():
@@ -322,28 +354,38 @@ def parse_text(text: str, kind: str, source: str) -> object:
         try:
             return json.loads(text, parse_float=ExactNumber, parse_constant=_reject_constant)
         except json.JSONDecodeError as error:
-            raise ScenarioError([FieldProblem(
-                "<file>", "valid JSON", f"{error.msg} at line {error.lineno} column {error.colno}"
-            )], source) from None
+            raise ScenarioError(
+                [
+                    FieldProblem(
+                        "<file>",
+                        "valid JSON",
+                        f"{error.msg} at line {error.lineno} column {error.colno}",
+                    )
+                ],
+                source,
+            ) from None
         except ValueError as error:
-            raise ScenarioError([FieldProblem("<file>", "valid JSON numbers", str(error))],
-                                source) from None
+            raise ScenarioError(
+                [FieldProblem("<file>", "valid JSON numbers", str(error))], source
+            ) from None
     if kind == "toml":
         try:
             return tomllib.loads(text, parse_float=ExactNumber)
         except tomllib.TOMLDecodeError as error:
-            raise ScenarioError([FieldProblem("<file>", "valid TOML", str(error))],
-                                source) from None
+            raise ScenarioError(
+                [FieldProblem("<file>", "valid TOML", str(error))], source
+            ) from None
     import yaml
 
     try:
-        return yaml.load(text, Loader=_yaml_loader())  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_yaml_loader())
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""
         problem = getattr(error, "problem", None) or str(error)
-        raise ScenarioError([FieldProblem("<file>", "valid YAML", f"{problem}{where}")],
-                            source) from None
+        raise ScenarioError(
+            [FieldProblem("<file>", "valid YAML", f"{problem}{where}")], source
+        ) from None
 
 
 def kind_of(path: Path) -> str:
@@ -365,22 +407,34 @@ def read_scenario_file(path: Path) -> object:
     try:
         size = path.stat().st_size
         if size > MAX_SCENARIO_BYTES:
-            raise ScenarioError([FieldProblem("<file>", f"at most {MAX_SCENARIO_BYTES:,} bytes",
-                                              f"{size:,} bytes")], source)
+            raise ScenarioError(
+                [
+                    FieldProblem(
+                        "<file>", f"at most {MAX_SCENARIO_BYTES:,} bytes", f"{size:,} bytes"
+                    )
+                ],
+                source,
+            )
         data = path.read_bytes()
     except FileNotFoundError:
-        raise ScenarioError([FieldProblem("<file>", "an existing scenario file", "no such file")],
-                            source) from None
+        raise ScenarioError(
+            [FieldProblem("<file>", "an existing scenario file", "no such file")], source
+        ) from None
     except IsADirectoryError:
-        raise ScenarioError([FieldProblem("<file>", "a scenario file", "a directory")],
-                            source) from None
+        raise ScenarioError(
+            [FieldProblem("<file>", "a scenario file", "a directory")], source
+        ) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ScenarioError([FieldProblem("<file>", "UTF-8 text",
-                                          f"a byte that is not UTF-8 at offset {error.start}")],
-                            source) from None
+        raise ScenarioError(
+            [
+                FieldProblem(
+                    "<file>", "UTF-8 text", f"a byte that is not UTF-8 at offset {error.start}"
+                )
+            ],
+            source,
+        ) from None
     if not text.strip():
-        raise ScenarioError([FieldProblem("<file>", "a scenario object", "an empty file")],
-                            source)
+        raise ScenarioError([FieldProblem("<file>", "a scenario object", "an empty file")], source)
     return parse_text(text, kind_of(path), source)

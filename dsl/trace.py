@@ -114,7 +114,8 @@ class Trace:
         if isinstance(step.definition, ast.Cases) and step.case is None:
             return "no case applied: " + "; ".join(
                 f"{self.statute.citation(c.clause)} needs {self.source_of(c.condition)}"
-                for c in step.skipped_cases if c.condition is not None
+                for c in step.skipped_cases
+                if c.condition is not None
             )
         return None
 
@@ -164,12 +165,15 @@ class Trace:
                 input_name = str(args[0])
                 declared = self.statute.inputs[input_name]
                 where = f"  [{self.statute.citation(parent.clause)}]" if parent else ""
-                lines.append(f"{prefix}{input_name} = {display(declared.type, self.value_of(key))}"
-                             f"  (input){where}")
+                lines.append(
+                    f"{prefix}{input_name} = {display(declared.type, self.value_of(key))}"
+                    f"  (input){where}"
+                )
                 return
             step = self.evaluation.steps[key]
             citation = self.statute.citation(step.clause)
-            head = f"{prefix}{step.label} = {display(step.definition.type, step.value)}  [{citation}]"
+            shown_value = display(step.definition.type, step.value)
+            head = f"{prefix}{step.label} = {shown_value}  [{citation}]"
             if key in shown:
                 lines.append(head + "  (derived above)")
                 return

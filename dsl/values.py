@@ -40,7 +40,9 @@ def dollars(amount: Fraction | int) -> str:
 def exact_string(value: Fraction | int) -> str:
     """Returns an exact rational as text: `3/20`, `7`, `-1/3`."""
     value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"
 
 
 def decimal_string(value: Fraction | int, places: int = 4) -> str:

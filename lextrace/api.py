@@ -1,14 +1,14 @@
 """The Python API: load a statute once, evaluate scenarios, read exact results and their trace.
 
-    >>> from lextrace import load_statute
-    >>> statute = load_statute()                      # N.J.S.A. 34:1B-343, bundled
-    >>> result = statute.evaluate({"new_jobs": 300, "project_median_salary": "59500",
-    ...     "county_median_salary": "70000", "lowest_full_time_hourly_wage": "19.50",
-    ...     "state_minimum_wage": "15.92", "distressed_municipality": True})
-    >>> result.values["per_job_new"]                  # exact Fraction
-    Fraction(2550, 1)
-    >>> result.to_json()["per_job_new"]               # rounded half-up to the cent
-    '2550.00'
+>>> from lextrace import load_statute
+>>> statute = load_statute()                      # N.J.S.A. 34:1B-343, bundled
+>>> result = statute.evaluate({"new_jobs": 300, "project_median_salary": "59500",
+...     "county_median_salary": "70000", "lowest_full_time_hourly_wage": "19.50",
+...     "state_minimum_wage": "15.92", "distressed_municipality": True})
+>>> result.values["per_job_new"]                  # exact Fraction
+Fraction(2550, 1)
+>>> result.to_json()["per_job_new"]               # rounded half-up to the cent
+'2550.00'
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import functools
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 
 from .dsl import ast
@@ -108,8 +107,10 @@ class Statute:
                 raise ReadingError(f"unknown reading '{reading_id}' (known: {known})")
             names = [o.name for o in reading.options]
             if option not in names:
-                raise ReadingError(f"reading {reading_id} has no option '{option}' "
-                                   f"(its options: {', '.join(names)})")
+                raise ReadingError(
+                    f"reading {reading_id} has no option '{option}' "
+                    f"(its options: {', '.join(names)})"
+                )
             selected[reading_id] = option
         return selected
 
@@ -118,8 +119,13 @@ class Statute:
         bad field (scenario-format.md)."""
         return validate(self.ast, scenario, source)
 
-    def evaluate(self, scenario: Mapping[str, object], readings: Mapping[str, str] | None = None,
-                 trace: bool = False, source: str | None = None) -> Result:
+    def evaluate(
+        self,
+        scenario: Mapping[str, object],
+        readings: Mapping[str, str] | None = None,
+        trace: bool = False,
+        source: str | None = None,
+    ) -> Result:
         """Returns the exact result of one scenario under the selected readings.
 
         Raises ScenarioError for a scenario that breaks the format, ReadingError for an
@@ -129,23 +135,28 @@ class Statute:
         inputs = self.validate(scenario, source)
         return self.evaluate_inputs(inputs, selected, trace)
 
-    def evaluate_inputs(self, inputs: dict[str, Value], selected: dict[str, str],
-                        trace: bool = False) -> Result:
+    def evaluate_inputs(
+        self, inputs: dict[str, Value], selected: dict[str, str], trace: bool = False
+    ) -> Result:
         """Returns the result for inputs already validated and readings already selected."""
         evaluation: Evaluation = evaluate(self.program, inputs, selected, tracing=trace)
         values = {name: evaluation.memo[(name, ())] for name in self.ast.result_names}
         used = {rid: selected[rid] for rid in self.readings_used}
-        return Result(self.ast, values, used, inputs,
-                      Trace(self.ast, evaluation) if trace else None)
+        return Result(
+            self.ast, values, used, inputs, Trace(self.ast, evaluation) if trace else None
+        )
 
-    def evaluate_file(self, path: str | Path, readings: Mapping[str, str] | None = None,
-                      trace: bool = False) -> Result:
+    def evaluate_file(
+        self, path: str | Path, readings: Mapping[str, str] | None = None, trace: bool = False
+    ) -> Result:
         """Returns the result of the scenario stored in a JSON, YAML or TOML file."""
         path = Path(path)
         scenario = read_scenario_file(path)
         if not isinstance(scenario, Mapping):
-            raise ScenarioError([FieldProblem("<scenario>", "an object of fields",
-                                              type(scenario).__name__)], str(path))
+            raise ScenarioError(
+                [FieldProblem("<scenario>", "an object of fields", type(scenario).__name__)],
+                str(path),
+            )
         return self.evaluate(scenario, readings, trace, source=str(path))
 
 
@@ -191,5 +202,3 @@ def load_statute(path: str | Path | None = None) -> Statute:
     except OSError:
         digest = ""
     return _load_cached(str(path), digest)
-
-

@@ -1,0 +1,404 @@
+"""The `lextrace` command: evaluate, explain, batch, check.
+
+Exit codes: 0 success; 2 bad input (an encoding, a scenario, a reading, a usage error), with a
+message naming the place; 1 an internal error. No traceback ever reaches the user (set
+LEXTRACE_DEBUG=1 to see one).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+import click
+
+from .dsl.errors import EncodingError, FieldProblem, ScenarioError
+
+EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class BadInput(click.ClickException):
+    """A clear message about the user's input; exit code 2."""
+
+    exit_code = EXIT_BAD_INPUT
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(self.format_message(), err=True)
+
+
+def _parse_readings(values: tuple[str, ...]) -> dict[str, str]:
+    chosen: dict[str, str] = {}
+    for value in values:
+        reading_id, sep, option = value.partition("=")
+        if not sep or not reading_id.strip() or not option.strip():
+            raise BadInput(f"--reading expects ID=OPTION such as I8=business-wide, given {value!r}")
+        chosen[reading_id.strip()] = option.strip()
+    return chosen
+
+
+def _statute(encoding: str | None) -> Any:
+    from .api import load_statute
+
+    return load_statute(encoding)
+
+
+def common_options(function: F) -> F:
+    """Adds --encoding and --reading to a command."""
+    function = click.option(
+        "--reading",
+        "readings",
+        multiple=True,
+        metavar="ID=OPTION",
+        help="Select a reading of an ambiguous clause, e.g. I8=business-wide (repeatable).",
+    )(function)
+    function = click.option(
+        "--encoding",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="The encoding to use (default: the bundled N.J.S.A. 34:1B-343).",
+    )(function)
+    return function
+
+
+def _read_scenario(statute: Any, scenario: str) -> tuple[dict[str, Any], str]:
+    from .dsl.scenario import parse_text
+
+    if scenario == "-":
+        data = sys.stdin.buffer.read()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ScenarioError(
+                [
+                    FieldProblem(
+                        "<file>", "UTF-8 text", f"a byte that is not UTF-8 at offset {error.start}"
+                    )
+                ],
+                "<stdin>",
+            ) from None
+        if not text.strip():
+            raise ScenarioError(
+                [FieldProblem("<file>", "a scenario object", "empty input")], "<stdin>"
+            )
+        return parse_text(text, "json", "<stdin>"), "<stdin>"  # type: ignore[return-value]
+    from .dsl.scenario import read_scenario_file
+
+    return read_scenario_file(Path(scenario)), scenario  # type: ignore[return-value]
+
+
+def _result(encoding: str | None, scenario: str, readings: tuple[str, ...], trace: bool) -> Any:
+    statute = _statute(encoding)
+    chosen = _parse_readings(readings)
+    data, source = _read_scenario(statute, scenario)
+    return statute.evaluate(data, chosen, trace=trace, source=source)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="lextrace", prog_name="lextrace")
+def cli() -> None:
+    """Executable, traceable, provable statutes: N.J.S.A. 34:1B-343 (Emerge per-job credit)."""
+
+
+@cli.command()
+@click.argument("scenario")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="How to print the result.",
+)
+@common_options
+def evaluate(
+    scenario: str, output_format: str, encoding: str | None, readings: tuple[str, ...]
+) -> None:
+    """Evaluate one SCENARIO (JSON, YAML or TOML; - for JSON on stdin)."""
+    result = _result(encoding, scenario, readings, trace=True)
+    if output_format == "json":
+        click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+    elif output_format == "markdown":
+        click.echo(_markdown(result, scenario))
+    else:
+        click.echo(_text(result, scenario))
+
+
+@cli.command()
+@click.argument("scenario")
+@click.option(
+    "--width",
+    type=click.IntRange(60, 400),
+    default=100,
+    show_default=True,
+    help="Wrap the statute's words at this width.",
+)
+@common_options
+def explain(scenario: str, width: int, encoding: str | None, readings: tuple[str, ...]) -> None:
+    """Print the derivation of every result of SCENARIO, each value with its citation."""
+    result = _result(encoding, scenario, readings, trace=True)
+    click.echo(_text(result, scenario))
+    click.echo("")
+    click.echo("Derivation (each value, the clause that produced it, its words and its inputs)")
+    click.echo(result.explain(width=width))
+
+
+def _header(result: Any, scenario: str) -> list[str]:
+    statute = result.statute
+    readings = ", ".join(f"{rid}={option}" for rid, option in result.readings.items())
+    return [
+        f"{statute.name}: {statute.title}",
+        f"scenario: {scenario}",
+        f"readings: {readings}",
+    ]
+
+
+def _text(result: Any, scenario: str) -> str:
+    rows = result.table()
+    width = max(len(name) for name, _, _ in rows)
+    value_width = max(len(value) for _, value, _ in rows)
+    lines = [*_header(result, scenario), ""]
+    lines += [
+        f"{name:<{width}}  {value:>{value_width}}  [{citation}]" for name, value, citation in rows
+    ]
+    return "\n".join(lines)
+
+
+def _markdown(result: Any, scenario: str) -> str:
+    statute = result.statute
+    lines = [f"# {statute.name}: {Path(scenario).name}", ""]
+    lines += ["| result | amount | clause |", "|---|---|---|"]
+    lines += [f"| `{name}` | {value} | {citation} |" for name, value, citation in result.table()]
+    lines += ["", "Readings: " + ", ".join(f"{k} {v}" for k, v in result.readings.items()), ""]
+    lines += ["## Derivation", "", result.trace.markdown()]
+    return "\n".join(lines)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["jsonl"]),
+    default="jsonl",
+    show_default=True,
+    help="Output format: one JSON result per line.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write to this file (atomically) instead of standard output.",
+)
+@click.option("--trace", is_flag=True, help="Include each result's derivation.")
+@click.option("--strict", is_flag=True, help="Stop at the first bad line.")
+@common_options
+def batch(
+    file: str,
+    output_format: str,
+    output: str | None,
+    trace: bool,
+    strict: bool,
+    encoding: str | None,
+    readings: tuple[str, ...],
+) -> None:
+    """Evaluate every scenario of a JSONL FILE (one JSON object per line), in order.
+
+    A bad line is reported on standard error with its line number, and an error object takes
+    its place in the output; the exit code is then 2.
+    """
+    from .dsl.scenario import parse_text
+
+    statute = _statute(encoding)
+    selected = statute.select_readings(_parse_readings(readings))
+    failures = 0
+
+    def results(lines: Iterator[tuple[int, str]]) -> Iterator[str]:
+        nonlocal failures
+        for number, line in lines:
+            if not line.strip():
+                continue
+            where = f"{file}:{number}"
+            try:
+                data = parse_text(line, "json", where)
+                inputs = statute.validate(data, where)
+                result = statute.evaluate_inputs(inputs, selected, trace)
+                yield json.dumps(result.to_json(), ensure_ascii=False)
+            except ScenarioError as error:
+                failures += 1
+                click.echo(error.render(), err=True)
+                if strict:
+                    raise BadInput(f"stopped at line {number} (--strict)") from None
+                yield json.dumps(
+                    {
+                        "line": number,
+                        "error": [
+                            {"field": p.field, "expected": p.expected, "given": p.given}
+                            for p in error.problems
+                        ],
+                    }
+                )
+
+    with _open_lines(file) as lines:
+        _write_lines(results(lines), output)
+    if failures:
+        raise BadInput(f"{failures} line{'s' if failures != 1 else ''} of {file} failed")
+
+
+class _open_lines:
+    """Numbered lines of a UTF-8 file (or stdin), with a clear error for bad bytes."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.handle: IO[bytes] | None = None
+
+    def __enter__(self) -> Iterator[tuple[int, str]]:
+        if self.file == "-":
+            self.handle = sys.stdin.buffer
+        else:
+            try:
+                self.handle = open(self.file, "rb")
+            except OSError as error:
+                raise BadInput(f"{self.file}: cannot read: {error.strerror}") from None
+        return self._lines()
+
+    def _lines(self) -> Iterator[tuple[int, str]]:
+        assert self.handle is not None
+        for number, raw in enumerate(self.handle, start=1):
+            try:
+                yield number, raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise BadInput(f"{self.file}:{number}: the line is not UTF-8 text") from None
+
+    def __exit__(self, *exc: object) -> None:
+        if self.handle is not None and self.handle is not sys.stdin.buffer:
+            self.handle.close()
+
+
+def _write_lines(lines: Iterator[str], output: str | None) -> None:
+    """Writes lines to stdout, or to `output` through a temporary file renamed at the end, so
+    that a failed run never leaves half a file."""
+    if output is None:
+        for line in lines:
+            click.echo(line)
+        return
+    target = Path(output)
+    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed or removed below
+        "w",
+        encoding="utf-8",
+        dir=target.parent or Path("."),
+        prefix=f".{target.name}.",
+        suffix=".tmp",
+        delete=False,
+    )
+    try:
+        with handle:
+            for line in lines:
+                handle.write(line + "\n")
+        os.replace(handle.name, target)
+    except BaseException:
+        Path(handle.name).unlink(missing_ok=True)
+        raise
+
+
+@cli.command()
+@click.argument("encoding", required=False, type=click.Path(dir_okay=False))
+@click.option(
+    "--official",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="The official text to compare with (default: the one the encoding names).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Print problems only.")
+def check(encoding: str | None, official: str | None, quiet: bool) -> None:
+    """Parse ENCODING, check it statically and prove its text equals the official text."""
+    from .dsl.coverage import coverage, summary
+    from .dsl.loader import analyse
+    from .statute import BUNDLED
+
+    path = Path(encoding) if encoding else BUNDLED
+    analysis = analyse(path, official)
+    for diagnostic in analysis.diagnostics:
+        click.echo(diagnostic.render(analysis.source), err=True)
+    if analysis.errors or analysis.statute is None:
+        count = len(analysis.errors)
+        raise BadInput(
+            f"{path}: {count} error{'s' if count != 1 else ''}; the encoding is not usable"
+        )
+    if quiet:
+        return
+    statute = analysis.statute
+    counts = summary(statute)
+    clauses = coverage(statute)
+    click.echo(
+        f"{path}: {statute.name} is well formed and carries its official text "
+        f"({analysis.official_path}) word for word."
+    )
+    click.echo(
+        f"  {len(clauses)} clauses: "
+        + ", ".join(
+            f"{counts[s]} {s}"
+            for s in ("encoded", "introductory", "discretionary", "text only")
+            if counts[s]
+        )
+    )
+    click.echo(
+        f"  {len(statute.definitions)} definitions ({len(statute.bonuses)} bonuses), "
+        f"{len(statute.inputs)} inputs, {len(statute.readings)} readings, "
+        f"{len(statute.results)} results, {len(statute.invariants)} invariants"
+    )
+    for item in clauses:
+        if item.status in ("discretionary", "text only"):
+            click.echo(f"  {statute.citation(item.clause)}: {item.status}: {item.marks[0][1]}")
+        elif item.marks:
+            for mark, reason in item.marks:
+                click.echo(
+                    f"  {statute.citation(item.clause)}: encoded, with a {mark} sentence: {reason}"
+                )
+    if analysis.warnings:
+        click.echo(f"  {len(analysis.warnings)} warning(s) above")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs the command line; returns the exit code (0 ok, 1 internal error, 2 bad input)."""
+    from .api import ReadingError
+
+    try:
+        cli.main(args=argv, prog_name="lextrace", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        return int(done.exit_code)
+    except click.Abort:
+        click.echo("aborted", err=True)
+        return EXIT_INTERNAL
+    except click.ClickException as error:
+        error.show()
+        return EXIT_BAD_INPUT if error.exit_code == 2 else error.exit_code
+    except EncodingError as error:
+        click.echo(error.render(), err=True)
+        return EXIT_BAD_INPUT
+    except ScenarioError as error:
+        click.echo(error.render(), err=True)
+        return EXIT_BAD_INPUT
+    except ReadingError as error:
+        click.echo(f"--reading: {error}", err=True)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as error:  # the last line of defence: never a traceback
+        if os.environ.get("LEXTRACE_DEBUG"):
+            traceback.print_exc()
+        click.echo(f"lextrace: internal error: {type(error).__name__}: {error}", err=True)
+        return EXIT_INTERNAL
+    return EXIT_OK
+
+
+def entry_point() -> None:
+    """The console script: exits with main()'s code."""
+    sys.exit(main())
