@@ -1,0 +1,35 @@
+"""Shared fixtures: the bundled statute (loaded once) and helpers to derive bad encodings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lextrace.statute import BUNDLED, OFFICIAL
+
+from lextrace import Statute, load_statute
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+@pytest.fixture(scope="session")
+def statute() -> Statute:
+    """The bundled N.J.S.A. 34:1B-343, parsed, checked and compiled once per test session."""
+    return load_statute()
+
+
+@pytest.fixture(scope="session")
+def encoding_source() -> str:
+    """The text of the bundled encoding."""
+    return BUNDLED.read_text(encoding="utf-8")
+
+
+def write_variant(tmp_path: Path, source: str, old: str, new: str, count: int = 1) -> Path:
+    """Writes a copy of the encoding with `old` replaced by `new` (which must occur), next to
+    a copy of the official text, and returns its path."""
+    assert old in source, f"the encoding no longer contains {old!r}"
+    variant = tmp_path / "variant.lex"
+    variant.write_text(source.replace(old, new, count), encoding="utf-8")
+    (tmp_path / OFFICIAL.name).write_text(OFFICIAL.read_text(encoding="utf-8"), encoding="utf-8")
+    return variant

@@ -1,0 +1,224 @@
+"""The `lextrace` command end to end, in a subprocess: outputs, exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES, write_variant
+from oracle import cents, oracle
+
+EXAMPLE_FILES = sorted(EXAMPLES.glob("*.json"))
+
+
+def run(
+    *args: str, stdin: str | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Runs `lextrace ARGS` with the interpreter running the tests."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "lextrace", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
+    assert "Traceback" not in completed.stderr, completed.stderr
+    return completed
+
+
+def test_evaluate_json_agrees_with_independent_computation() -> None:
+    for path in EXAMPLE_FILES:
+        completed = run("evaluate", str(path), "--format", "json")
+        assert completed.returncode == 0, completed.stderr
+        result = json.loads(completed.stdout)
+        expected = oracle(json.loads(path.read_text(encoding="utf-8")))
+        for key, value in expected.items():
+            assert result[key] == (value if key == "area_tier" else cents(value)), (path, key)
+        assert result["readings"]["I8"] == "covered-jobs"
+        assert isinstance(result["trace"], list) and result["trace"]
+
+
+def test_reading_option_changes_the_result_and_is_named() -> None:
+    path = EXAMPLES / "labor-harmony-business-wide.json"
+    scenario = json.loads(path.read_text(encoding="utf-8"))
+    completed = run("evaluate", str(path), "--format", "json", "--reading", "I8=business-wide")
+    result = json.loads(completed.stdout)
+    assert result["readings"]["I8"] == "business-wide"
+    assert result["annual_credit"] == cents(oracle(scenario, "business-wide")["annual_credit"])
+    assert result["annual_credit"] != cents(oracle(scenario)["annual_credit"])
+
+
+def test_batch_agrees_with_evaluate_in_order() -> None:
+    batch = EXAMPLES / "batch.jsonl"
+    completed = run("batch", str(batch))
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    scenarios = [json.loads(line) for line in batch.read_text(encoding="utf-8").splitlines()]
+    assert len(lines) == len(scenarios)
+    for line, scenario in zip(lines, scenarios, strict=True):
+        result = json.loads(line)
+        assert "trace" not in result
+        expected = oracle(scenario)
+        assert result["annual_credit"] == cents(expected["annual_credit"])
+        assert result["per_job_retained_labor_harmony"] == cents(
+            expected["per_job_retained_labor_harmony"]
+        )
+
+
+def test_batch_reports_bad_lines_and_keeps_going(tmp_path: Path) -> None:
+    good = (EXAMPLES / "batch.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    source = tmp_path / "mixed.jsonl"
+    source.write_text(f'{good}\n{{"new_jobs": -1}}\n{good}\n', encoding="utf-8")
+    output = tmp_path / "out.jsonl"
+    completed = run("batch", str(source), "--output", str(output))
+    assert completed.returncode == 2
+    assert f"{source}:2: field 'new_jobs'" in completed.stderr
+    lines = output.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 3
+    assert json.loads(lines[1])["line"] == 2
+    assert json.loads(lines[0]) == json.loads(lines[2])
+
+
+def test_batch_strict_stops_and_writes_nothing(tmp_path: Path) -> None:
+    source = tmp_path / "bad.jsonl"
+    source.write_text('{"new_jobs": -1}\n', encoding="utf-8")
+    output = tmp_path / "out.jsonl"
+    completed = run("batch", str(source), "--strict", "--output", str(output))
+    assert completed.returncode == 2
+    assert not output.exists()
+    assert list(tmp_path.iterdir()) == [source]
+
+
+def test_batch_trace_on_request() -> None:
+    completed = run("batch", str(EXAMPLES / "batch.jsonl"), "--trace")
+    first = json.loads(completed.stdout.splitlines()[0])
+    assert any(step["id"] == "gross_amount(covered=false)" for step in first["trace"])
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
+def test_explain_gives_every_value_its_citation(path: Path) -> None:
+    completed = run("explain", str(path))
+    assert completed.returncode == 0, completed.stderr
+    derivation = completed.stdout.split("Derivation", 1)[1].splitlines()[1:]
+    assert derivation
+    for line in derivation:
+        body = line.lstrip("│├└─ ")
+        if line.lstrip(" │").startswith(("“", "=", "reading:", "not applied", "no case")):
+            continue  # the words, the rule, the readings or the failed condition of a value
+        if re.match(r"^[a-z_]+(\([a-z_=, ]+\))? = ", body):
+            assert "[N.J.S.A. 34:1B-343" in line, line
+
+
+def test_explain_shows_why_a_bonus_did_not_apply() -> None:
+    completed = run("explain", str(EXAMPLES / "distressed-manufacturer.json"))
+    assert "small_business_bonus = $0.00  [N.J.S.A. 34:1B-343(c)(1)(e)]" in completed.stdout
+    assert "not applied: small_business is false" in completed.stdout
+
+
+def test_evaluate_text_and_markdown() -> None:
+    path = str(EXAMPLES / "distressed-manufacturer.json")
+    text = run("evaluate", path).stdout
+    assert re.search(r"per_job_new\s+\$[\d,]+\.\d\d  \[N.J.S.A. 34:1B-343\(f\)\(1\)\]", text)
+    markdown = run("evaluate", path, "--format", "markdown").stdout
+    assert "| `per_job_new` |" in markdown and "## Derivation" in markdown
+
+
+def test_yaml_and_toml_scenarios(tmp_path: Path) -> None:
+    yaml_path = tmp_path / "s.yaml"
+    yaml_path.write_text(
+        "new_jobs: 300\nproject_median_salary: 70000\ncounty_median_salary: "
+        "70000\nlowest_full_time_hourly_wage: 19.50\nstate_minimum_wage: 15.92\n"
+        "distressed_municipality: true\n",
+        encoding="utf-8",
+    )
+    toml_path = tmp_path / "s.toml"
+    toml_path.write_text(
+        "new_jobs = 300\nproject_median_salary = 70000\ncounty_median_salary = "
+        "70000\nlowest_full_time_hourly_wage = 19.50\nstate_minimum_wage = 15.92\n"
+        "distressed_municipality = true\n",
+        encoding="utf-8",
+    )
+    for path in (yaml_path, toml_path):
+        result = json.loads(run("evaluate", str(path), "--format", "json").stdout)
+        # (b)(3) $3,000 + (c)(1)(c)(i) $500 for 300 new jobs = $3,500, under the (d)(3) cap.
+        assert result["per_job_new"] == "3500.00"
+
+
+def test_stdin_scenario() -> None:
+    scenario = {
+        "new_jobs": 1,
+        "project_median_salary": "50000",
+        "county_median_salary": "50000",
+        "lowest_full_time_hourly_wage": "20",
+        "state_minimum_wage": "15",
+    }
+    completed = run("evaluate", "-", "--format", "json", stdin=json.dumps(scenario))
+    assert json.loads(completed.stdout)["per_job_new"] == "500.00"  # (b)(5), no bonus
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "words"),
+    [
+        (["evaluate", "-"], '{"new_jobs": "x"}', ["field 'new_jobs'", "expected", "given"]),
+        (["evaluate", "-"], '{"new_jobs": 1, "nwe_jobs": 2}', ["did you mean 'new_jobs'"]),
+        (["evaluate", "missing.json"], None, ["missing.json", "no such file"]),
+        (["evaluate", "-", "--reading", "I8"], "{}", ["--reading expects ID=OPTION"]),
+        (["evaluate", "-", "--reading", "I8=nobody"], "{}", ["has no option 'nobody'"]),
+        (["evaluate", "-", "--format", "xml"], "{}", ["Invalid value for '--format'"]),
+        (["frobnicate"], None, ["No such command"]),
+        (["evaluate", "-"], "", ["empty input"]),
+    ],
+)
+def test_bad_input_exits_2_with_a_clear_message(
+    args: list[str], stdin: str | None, words: list[str]
+) -> None:
+    completed = run(*args, stdin=stdin)
+    assert completed.returncode == 2
+    for word in words:
+        assert word in completed.stderr, completed.stderr
+    assert completed.stdout == ""
+
+
+def test_check_passes_on_the_bundled_encoding() -> None:
+    completed = run("check")
+    assert completed.returncode == 0, completed.stderr
+    assert "carries its official text" in completed.stdout
+    assert "(c)(3): discretionary" in completed.stdout
+
+
+def test_check_fails_on_one_changed_word(tmp_path: Path, encoding_source: str) -> None:
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "an increase of $500 per year for each",
+        "an increase of $500 per year for every",
+    )
+    completed = run("check", str(variant))
+    assert completed.returncode == 2
+    assert re.search(
+        rf"{re.escape(str(variant))}:\d+:\d+: error \[N.J.S.A. 34:1B-343\(c\)\(1\)"
+        r"\(b\)\]: the carried text says “every” where the official text says “each”",
+        completed.stderr,
+    ), completed.stderr
+
+
+def test_evaluate_with_a_broken_encoding_exits_2(tmp_path: Path, encoding_source: str) -> None:
+    variant = write_variant(tmp_path, encoding_source, "when small_business;", "when small_biz;")
+    completed = run(
+        "evaluate", str(EXAMPLES / "distressed-manufacturer.json"), "--encoding", str(variant)
+    )
+    assert completed.returncode == 2
+    assert "unknown name 'small_biz'" in completed.stderr
+
+
+def test_version_and_help() -> None:
+    assert run("--version").returncode == 0
+    help_text = run("--help").stdout
+    for command in ("evaluate", "explain", "batch", "check"):
+        assert command in help_text

@@ -1,0 +1,332 @@
+"""The encoding language: parsing, citations from structure, static checks and fidelity."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from conftest import write_variant
+from lextrace.dsl import ast
+from lextrace.dsl.coverage import coverage, summary
+from lextrace.dsl.errors import EncodingError
+from lextrace.dsl.fidelity import carried_text, normalise
+from lextrace.dsl.loader import analyse, load
+from lextrace.dsl.numbers import stated_numbers
+from lextrace.dsl.parser import parse_encoding
+from lextrace.statute import BUNDLED, OFFICIAL
+
+
+def messages(path: Path) -> list[str]:
+    """Returns the rendered error diagnostics of the encoding at `path`."""
+    analysis = analyse(path)
+    return [d.render(analysis.source) for d in analysis.errors]
+
+
+# ---- the bundled encoding ---------------------------------------------------------------------
+
+
+def test_bundled_encoding_has_no_diagnostics() -> None:
+    analysis = analyse(BUNDLED)
+    assert analysis.statute is not None
+    assert [d.render(analysis.source) for d in analysis.diagnostics] == []
+
+
+def test_carried_text_equals_official_text() -> None:
+    statute = load(BUNDLED)
+    assert carried_text(statute) == normalise(OFFICIAL.read_text(encoding="utf-8"))
+
+
+def test_citations_come_from_the_structure() -> None:
+    statute = load(BUNDLED)
+    definitions = statute.definitions
+    assert statute.citation(definitions["labor_harmony_bonus"].clause) == (
+        "N.J.S.A. 34:1B-343(c)(1)(j)"
+    )
+    assert definitions["per_job_retained"].clause.short_citation == "(f)(2)"
+    assert definitions["large_employer_bonus"].clause.short_citation == "(c)(1)(c)"
+    cases = definitions["large_employer_bonus"]
+    assert isinstance(cases, ast.Cases)
+    assert [c.clause.short_citation for c in cases.cases] == [
+        "(c)(1)(c)(i)",
+        "(c)(1)(c)(ii)",
+        "(c)(1)(c)(iii)",
+        "(c)(1)(c)(iv)",
+        "(c)(1)(c)(v)",
+    ]
+    assert definitions["distress_score_bonus"].clause.anchor == "c-1-a"
+
+
+def test_every_subdivision_of_the_statute_is_a_clause() -> None:
+    statute = load(BUNDLED)
+    citations = [c.short_citation for c in statute.clauses]
+    bonuses = [f"(c)(1)({letter})" for letter in "abcdefghijklmnopqr"]
+    for expected in [
+        "(a)",
+        "(b)(5)",
+        *bonuses,
+        "(c)(1)(c)(v)",
+        "(c)(3)",
+        "(d)(5)",
+        "(e)(2)",
+        "(f)(2)",
+        "(g)",
+    ]:
+        assert expected in citations
+
+
+def test_coverage_accounts_for_every_clause() -> None:
+    statute = load(BUNDLED)
+    items = {item.clause.short_citation: item for item in coverage(statute)}
+    assert "unaccounted" not in summary(statute)
+    assert items["(c)(3)"].status == "discretionary"
+    assert items["(c)(1)(g)"].status == "text only"
+    assert items["(g)"].status == "encoded"
+    assert [mark for mark, _ in items["(g)"].marks] == ["discretionary"]
+    assert items["(c)"].status == "introductory"
+
+
+def test_inputs_match_the_scenario_format() -> None:
+    statute = load(BUNDLED)
+    inputs = statute.inputs
+    assert inputs["new_jobs"].required and inputs["new_jobs"].type == ast.COUNT
+    assert inputs["onsite_renewable_share"].type == ast.SHARE
+    assert inputs["green_building"].type.members == ("none", "exceeds_silver", "exceeds_gold")
+    assert inputs["board_approved_annual_limit"].optional
+    assert inputs["municipality_median_salary"].required_when is not None
+    assert statute.result_names == (
+        "area_tier",
+        "per_job_new",
+        "per_job_new_labor_harmony",
+        "per_job_retained",
+        "per_job_retained_labor_harmony",
+        "annual_total_before_limit",
+        "annual_credit",
+        "eligibility_period_total",
+    )
+
+
+def test_stated_numbers_reads_digits_and_words() -> None:
+    words = "one-third or more ... $1,500 per year ... 40 percent ... $15 per hour, 1,000"
+    found = stated_numbers(words)
+    assert {Fraction(1, 3), Fraction(1500), Fraction(40), Fraction(15), Fraction(1000)} <= found
+    assert Fraction(2000) not in found
+
+
+# ---- syntax errors ----------------------------------------------------------------------------
+
+
+def test_syntax_error_names_line_column_and_expectation() -> None:
+    source = (
+        'statute "X" official "x.txt"\nsection 1. {\n a. "words" {\n  rule x: money = ;\n }\n}\n'
+    )
+    with pytest.raises(EncodingError) as caught:
+        parse_encoding(source, "bad.lex")
+    rendered = caught.value.render()
+    assert rendered.startswith("bad.lex:4:19: error: unexpected ';'")
+    assert "expected" in rendered and "an amount such as $1,000" in rendered
+    assert "    4 |   rule x: money = ;" in rendered
+    assert rendered.splitlines()[2].endswith("^")
+
+
+def test_truncated_file_is_reported_at_its_end() -> None:
+    with pytest.raises(EncodingError) as caught:
+        parse_encoding('statute "X"\nsection 1. {\n a. "w" {', "cut.lex")
+    assert "cut.lex:3:" in caught.value.render()
+    assert "the file ends too early" in caught.value.render()
+
+
+# ---- static checks ----------------------------------------------------------------------------
+
+CHECKS = [
+    pytest.param(
+        "bonus rule small_business_bonus: money = $500 when small_business;",
+        "bonus rule small_business_bonus: money = $500 + onsite_renewable_share "
+        "when small_business;",
+        "cannot add money and share: the units differ",
+        id="money-plus-share",
+    ),
+    pytest.param(
+        "when mri_distress_score > 50 reading I2;",
+        "when new_jobs > county_median_salary reading I2;",
+        "cannot compare count with money: the units differ",
+        id="count-compared-to-money",
+    ),
+    pytest.param(
+        "bonus rule child_care_bonus: money = $1,000 when child_care;",
+        "bonus rule child_care_bonus: money = $1,000 when chid_care;",
+        "unknown name 'chid_care'",
+        id="unknown-name",
+    ),
+    pytest.param(
+        "bonus rule child_care_bonus: money = $1,000 when child_care;",
+        "bonus rule child_care_bonus: money = $1,000 when chid_care;",
+        "did you mean 'child_care'?",
+        id="did-you-mean",
+    ),
+    pytest.param(
+        "bonus rule incubator_bonus: money = $500 when qualified_incubator_facility;",
+        "bonus rule incubator_bonus: money = $700 when qualified_incubator_facility;",
+        "the number $700 in 'incubator_bonus' is not stated in the words of (c)(1)(i)",
+        id="untraceable-number",
+    ),
+    pytest.param(
+        "case gross_cap = $3,000 when area_tier = b5;",
+        "case gross_cap = $3,000 when area_tier > b5;",
+        "'>' does not order the members of an enum",
+        id="enum-ordering",
+    ),
+    pytest.param(
+        "bonus rule reentry_bonus: money = $500 when reentry_partnership_hire;",
+        "bonus rule reentry_bonus: money = $500 when reentry_partnership_hire;\n"
+        "      rule small_business_bonus: money = $500;",
+        "'small_business_bonus' is defined twice",
+        id="duplicate-definition",
+    ),
+    pytest.param(
+        "case salary_reference = county_median_salary when not government_restricted_municipality;",
+        "case salary_referenc = county_median_salary when not government_restricted_municipality;",
+        "case of 'salary_referenc', which has no 'cases salary_referenc' declaration",
+        id="case-without-cases",
+    ),
+    pytest.param(
+        "rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;",
+        "rule wage_floor: money = max($15, 120% * state_minimum_wage, bonuses_awarded) "
+        "reading I13;",
+        "the arguments of max() differ",
+        id="max-of-money-and-bool",
+    ),
+    pytest.param(
+        "rule credit_barred: bool = salary_shortfall >= 30% reading I16;",
+        "rule credit_barred: bool = salary_shortfall >= 30% or net_amount(covered: false) > $0 "
+        "reading I16;",
+        "circular definition",
+        id="cycle",
+    ),
+    pytest.param(
+        "rule per_job_new: money = 100% * net_amount(covered: false) reading I17;",
+        "rule per_job_new: money = 100% * net_amount(coverd: false) reading I17;",
+        "'net_amount' needs the argument 'covered'",
+        id="missing-argument",
+    ),
+    pytest.param(
+        "rule per_job_new: money = 100% * net_amount(covered: false) reading I17;",
+        "rule per_job_new: money = 100% * net_amount(covered: false) reading I71;",
+        "unknown reading I71",
+        id="unknown-reading",
+    ),
+    pytest.param(
+        "rule annual_credit: money =",
+        "rule annual_credit: count =",
+        "rule 'annual_credit' is declared count, but its value is a money",
+        id="declared-type",
+    ),
+    pytest.param(
+        '(3) "The authority may adopt',
+        '(3) "The authority may adopt',
+        None,
+        id="unchanged-is-clean",
+    ),
+    pytest.param(
+        '    discretionary "criteria the authority may adopt by regulation in response to economic '
+        'conditions: none are adopted in this encoding, so no rule follows from this paragraph"',
+        "",
+        "clause (c)(3) is not accounted for",
+        id="unaccounted-clause",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), CHECKS)
+def test_checker_refuses_bad_encodings(
+    tmp_path: Path, encoding_source: str, old: str, new: str, expected: str | None
+) -> None:
+    found = messages(write_variant(tmp_path, encoding_source, old, new))
+    if expected is None:
+        assert found == []
+    else:
+        assert any(expected in message for message in found), found
+        # Every error is located: file:line:column, then the source line and a caret.
+        for message in found:
+            first, source_line, caret = message.splitlines()[:3]
+            assert first.startswith(f"{tmp_path / 'variant.lex'}:")
+            assert "|" in source_line and caret.strip().startswith("^")
+
+
+def test_reviewed_number_is_accepted_with_its_reason(tmp_path: Path, encoding_source: str) -> None:
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "bonus rule incubator_bonus: money = $500 when qualified_incubator_facility;",
+        "bonus rule incubator_bonus: money = $700 when qualified_incubator_facility\n"
+        '        reviewed $700 "a hypothetical amount under review";',
+    )
+    assert messages(variant) == []
+
+
+def test_every_number_in_a_rule_is_stated_by_its_own_clause() -> None:
+    """The bundled encoding passes the traceability check with no reviewed exception."""
+    statute = load(BUNDLED)
+    assert all(not d.reviewed for d in statute.definitions.values())
+
+
+def test_several_errors_are_all_reported(tmp_path: Path, encoding_source: str) -> None:
+    source = (
+        encoding_source.replace("when small_business;", "when smal_business;")
+        .replace("when child_care;", "when child_car;")
+        .replace("$500 when qualified_incubator_facility", "$700 when qualified_incubator_facility")
+    )
+    path = write_variant(tmp_path, source, "section 75.", "section 75.")
+    found = messages(path)
+    assert sum("unknown name" in m for m in found) == 2
+    assert sum("$700" in m for m in found) >= 1
+
+
+# ---- fidelity ---------------------------------------------------------------------------------
+
+
+def test_one_changed_word_is_located_with_clause_and_difference(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "increase of $2,000 per year for the",
+        "increase of $2,000 per annum for the",
+    )
+    found = messages(variant)
+    assert len(found) == 1
+    message = found[0]
+    assert "[N.J.S.A. 34:1B-343(c)(1)(j)]" in message
+    assert "the carried text says “annum” where the official text says “year”" in message
+    line = next(
+        number
+        for number, text in enumerate(variant.read_text(encoding="utf-8").splitlines(), start=1)
+        if "per annum for the" in text
+    )
+    assert message.startswith(f"{variant}:{line}:")
+
+
+def test_dropped_and_added_words_are_reported(tmp_path: Path, encoding_source: str) -> None:
+    dropped = messages(
+        write_variant(tmp_path, encoding_source, "a doctoral university,", "a university,")
+    )
+    assert any("leaves out “doctoral”" in m and "(c)(1)(n)" in m for m in dropped)
+    added = messages(
+        write_variant(
+            tmp_path,
+            encoding_source,
+            "in other eligible areas, $500",
+            "in other eligible areas, clearly $500",
+        )
+    )
+    assert any(
+        "adds “clearly”, which the official text lacks" in m and "(b)(5)" in m for m in added
+    )
+
+
+def test_whitespace_does_not_matter(tmp_path: Path, encoding_source: str) -> None:
+    variant = write_variant(
+        tmp_path, encoding_source, "$2,000 per year for the", "$2,000\n         per   year\tfor the"
+    )
+    assert messages(variant) == []

@@ -1,0 +1,167 @@
+"""Scenario input: exact reading of JSON, YAML and TOML, and a clear refusal of bad fields."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lextrace.dsl.scenario import read_scenario_file
+
+from lextrace import ReadingError, ScenarioError, Statute
+
+BASE: dict[str, Any] = {
+    "new_jobs": 10,
+    "project_median_salary": "60000",
+    "county_median_salary": "60000",
+    "lowest_full_time_hourly_wage": "20.00",
+    "state_minimum_wage": "15.92",
+}
+
+
+def refusal(statute: Statute, **changes: Any) -> str:
+    """Returns the message with which the statute refuses BASE changed by `changes`
+    (a value of `...` removes the field)."""
+    scenario = {**BASE, **changes}
+    scenario = {k: v for k, v in scenario.items() if v is not ...}
+    with pytest.raises(ScenarioError) as caught:
+        statute.evaluate(scenario)
+    return caught.value.render()
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"new_jobs": ...}, ["field 'new_jobs'", "expected a whole number", "missing"]),
+        ({"new_job": 3}, ["field 'new_job'", "unknown field", "did you mean 'new_jobs'?"]),
+        ({"new_jobs": -3}, ["field 'new_jobs'", "at least 0", "given -3"]),
+        ({"new_jobs": True}, ["field 'new_jobs'", "whole number", "given true"]),
+        ({"new_jobs": "12"}, ["field 'new_jobs'", "whole number", 'given "12"']),
+        ({"retained_jobs": 2.5}, ["field 'retained_jobs'", "whole number", "given 2.5"]),
+        (
+            {"project_median_salary": "sixty"},
+            ["field 'project_median_salary'", "amount of money", 'given "sixty"'],
+        ),
+        ({"project_median_salary": "0"}, ["field 'project_median_salary'", "more than $0"]),
+        ({"county_median_salary": None}, ["field 'county_median_salary'", "given null"]),
+        (
+            {"onsite_renewable_share": "3/2"},
+            ["field 'onsite_renewable_share'", "share from 0 to 1"],
+        ),
+        ({"onsite_renewable_share": "1/0"}, ["non-zero denominator"]),
+        ({"board_underrepresented_share": 1.01}, ["field 'board_underrepresented_share'"]),
+        (
+            {"labor_harmony_new_jobs": 11},
+            ["field 'labor_harmony_new_jobs'", "at most new_jobs (= 10)", "given 11"],
+        ),
+        (
+            {"government_restricted_municipality": True},
+            [
+                "field 'municipality_median_salary'",
+                "required when government_restricted_municipality",
+            ],
+        ),
+        (
+            {"industrial_rd_capital_investment": "100"},
+            [
+                "field 'minimum_capital_investment'",
+                "more than $0 when industrial_rd_capital_investment",
+            ],
+        ),
+        ({"green_building": "gold"}, ["field 'green_building'", '"exceeds_gold"']),
+        ({"mri_distress_score": 101}, ["field 'mri_distress_score'", "at most 100"]),
+        ({"eligibility_period_years": 0}, ["field 'eligibility_period_years'", "at least 1"]),
+        ({"small_business": "yes"}, ["field 'small_business'", "true or false"]),
+        ({"state_minimum_wage": "1e999999"}, ["field 'state_minimum_wage'", 'given "1e999999"']),
+    ],
+)
+def test_bad_fields_are_refused_by_name(
+    statute: Statute, changes: dict[str, Any], words: list[str]
+) -> None:
+    message = refusal(statute, **changes)
+    for word in words:
+        assert word in message, message
+
+
+def test_every_problem_is_reported_at_once(statute: Statute) -> None:
+    message = refusal(statute, new_jobs=-1, small_business="no", foo=1)
+    assert "'new_jobs'" in message and "'small_business'" in message and "'foo'" in message
+
+
+def test_money_is_read_exactly_from_numbers_and_strings(statute: Statute) -> None:
+    inputs = statute.validate(
+        {
+            **BASE,
+            "project_median_salary": "65000.10",
+            "onsite_renewable_share": "1/3",
+            "mri_distress_score": "50.01",
+        }
+    )
+    assert inputs["project_median_salary"] == Fraction(6500010, 100)
+    assert inputs["onsite_renewable_share"] == Fraction(1, 3)
+    assert inputs["mri_distress_score"] == Fraction(5001, 100)
+    assert inputs["eligibility_period_years"] == 7  # the default of (a), I19
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        (
+            "s.json",
+            '{"new_jobs": 10, "project_median_salary": 60000.10,'
+            ' "county_median_salary": 0.1e6, "lowest_full_time_hourly_wage": 20,'
+            ' "state_minimum_wage": 15.92, "onsite_renewable_share": 0.1}',
+        ),
+        (
+            "s.yaml",
+            "new_jobs: 10\nproject_median_salary: 60000.10\ncounty_median_salary: 100000.0\n"
+            "lowest_full_time_hourly_wage: 20\nstate_minimum_wage: 15.92\n"
+            "onsite_renewable_share: 0.1\n",
+        ),
+        (
+            "s.toml",
+            "new_jobs = 10\nproject_median_salary = 60000.10\n"
+            "county_median_salary = 100000.0\nlowest_full_time_hourly_wage = 20\n"
+            "state_minimum_wage = 15.92\nonsite_renewable_share = 0.1\n",
+        ),
+    ],
+)
+def test_files_are_read_without_binary_floats(
+    statute: Statute, tmp_path: Path, name: str, text: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    inputs = statute.validate(read_scenario_file(path))
+    assert inputs["project_median_salary"] == Fraction(6000010, 100)
+    assert inputs["onsite_renewable_share"] == Fraction(1, 10)  # a float would not be exact
+    assert inputs["state_minimum_wage"] == Fraction(1592, 100)
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b"", ["an empty file"]),
+        (b'{"new_jobs": 1,', ["valid JSON"]),
+        (b"[1, 2]", ["a JSON object of fields", "a list"]),
+        (b'{"new_jobs": NaN}', ["NaN is not a number"]),
+        (b'{"new_jobs": Infinity}', ["Infinity is not a number"]),
+        (b'{"new_jobs": "\xff"}', ["UTF-8", "offset"]),
+    ],
+)
+def test_malformed_files_are_refused(
+    statute: Statute, tmp_path: Path, content: bytes, words: list[str]
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    with pytest.raises(ScenarioError) as caught:
+        statute.validate(read_scenario_file(path), str(path))
+    for word in words:
+        assert word in caught.value.render()
+
+
+def test_unknown_reading_is_refused(statute: Statute) -> None:
+    with pytest.raises(ReadingError, match="has no option 'everyone'"):
+        statute.evaluate(BASE, {"I8": "everyone"})
+    with pytest.raises(ReadingError, match="unknown reading 'I99'"):
+        statute.evaluate(BASE, {"I99": "x"})
