@@ -366,6 +366,41 @@ def check(encoding: str | None, official: str | None, quiet: bool) -> None:
         click.echo(f"  {len(analysis.warnings)} warning(s) above")
 
 
+@cli.command()
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--encoding",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="The encoding to describe (default: the bundled N.J.S.A. 34:1B-343).",
+)
+def fields(output_format: str, encoding: str | None) -> None:
+    """List the scenario fields the encoding declares: type, default, bounds, clauses."""
+    from dataclasses import asdict
+
+    from .dsl.contract import fields as contract_fields
+    from .dsl.contract import markdown_table
+
+    statute = _statute(encoding).ast
+    if output_format == "markdown":
+        click.echo(markdown_table(statute))
+        return
+    found = contract_fields(statute)
+    if output_format == "json":
+        click.echo(json.dumps([asdict(f) for f in found], indent=2, ensure_ascii=False))
+        return
+    for field in found:
+        extra = f"; {field.constraints}" if field.constraints else ""
+        click.echo(f"{field.name}: {field.type} = {field.default}{extra}")
+        click.echo(f"    {field.description} [{', '.join(field.clauses)}]")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit code (0 ok, 1 internal error, 2 bad input)."""
     from .api import ReadingError

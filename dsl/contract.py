@@ -1,0 +1,92 @@
+"""The scenario contract, derived from the encoding's input declarations.
+
+Each field: its type, default, bounds, description, and the clauses whose rules use it (so the
+documentation of the input format can never drift from the encoding).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import ast
+from .checker import definition_expressions, walk
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of the scenario format."""
+
+    name: str
+    type: str
+    default: str
+    constraints: str
+    description: str
+    clauses: tuple[str, ...]
+
+
+def _source(statute: ast.Statute, expr: ast.Expr) -> str:
+    return " ".join(statute.source[expr.span.start : expr.span.end].split())
+
+
+def fields(statute: ast.Statute) -> list[Field]:
+    """Returns the scenario format's fields, in declaration order, from the encoding."""
+    used_by: dict[str, list[ast.Clause]] = {name: [] for name in statute.inputs}
+    for definition in statute.definitions.values():
+        places: list[tuple[ast.Clause, list[ast.Expr]]] = []
+        if isinstance(definition, ast.Cases):
+            places = [(c.clause, [e for e in (c.expr, c.condition) if e]) for c in definition.cases]
+            if definition.otherwise is not None:
+                places.append((definition.clause, [definition.otherwise]))
+        else:
+            places = [(definition.clause, definition_expressions(definition))]
+        for clause, expressions in places:
+            for expr in expressions:
+                for node in walk(expr):
+                    if isinstance(node, ast.Ref | ast.Given) and node.name in used_by:
+                        used_by[node.name].append(clause)
+    found = []
+    for declared in statute.inputs.values():
+        if declared.required:
+            default = "required"
+        elif declared.default is not None:
+            default = _source(statute, declared.default)
+        else:
+            default = "null" if declared.optional else "-"
+        constraints = []
+        words = {"min": "at least", "above": "more than", "max": "at most"}
+        for bound in declared.bounds:
+            text = f"{words[bound.kind]} {_source(statute, bound.value)}"
+            if bound.when is not None:
+                text += f" when {_source(statute, bound.when)}"
+            constraints.append(text)
+        if declared.required_when is not None:
+            constraints.append(f"required when {_source(statute, declared.required_when)}")
+        if declared.optional:
+            constraints.append("may be null")
+        clauses = tuple(dict.fromkeys(c.short_citation for c in used_by[declared.name]))
+        found.append(
+            Field(
+                declared.name,
+                str(declared.type),
+                default,
+                "; ".join(constraints),
+                declared.description,
+                clauses,
+            )
+        )
+    return found
+
+
+def markdown_table(statute: ast.Statute) -> str:
+    """Returns the scenario format's fields as a Markdown table."""
+    rows = [
+        "| field | type | default | constraints | meaning | used by |",
+        "|---|---|---|---|---|---|",
+    ]
+    for field in fields(statute):
+        rows.append(
+            f"| `{field.name}` | {field.type} | {field.default} | "
+            f"{field.constraints or ''} | {field.description} | "
+            f"{', '.join(field.clauses)} |"
+        )
+    return "\n".join(rows)
