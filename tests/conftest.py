@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lextrace.statute import BUNDLED, OFFICIAL
 
 from lextrace import Statute, load_statute
+from lextrace.statute import BUNDLED, OFFICIAL
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from conftest import write_variant
+
 from lextrace.dsl import ast
 from lextrace.dsl.coverage import coverage, summary
 from lextrace.dsl.errors import EncodingError

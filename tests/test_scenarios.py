@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lextrace.dsl.scenario import read_scenario_file
 
 from lextrace import ReadingError, ScenarioError, Statute
+from lextrace.dsl.scenario import read_scenario_file
 
 BASE: dict[str, Any] = {
     "new_jobs": 10,
