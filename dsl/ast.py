@@ -69,6 +69,7 @@ LiteralUnit = TypingLiteral["money", "percent", "number", "bool"]
 BoundKind = TypingLiteral["min", "above", "max"]
 TextMark = TypingLiteral["discretionary", "text_only"]
 CasesOrder = TypingLiteral["first-match", "exclusive"]
+LogicOp = TypingLiteral["and", "or", "implies"]
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,7 @@ class Compare(Expr):
 class BoolOp(Expr):
     """`and` / `or` of two conditions."""
 
-    op: TypingLiteral["and", "or"]
+    op: LogicOp
     left: Expr
     right: Expr
 
@@ -269,11 +270,28 @@ class Cases(Definition):
 
 @dataclass
 class Invariant:
-    """A property the statute promises, proved for every valid scenario."""
+    """A property the statute promises, proved for every valid scenario (and for every value
+    of its parameters, such as both job groups)."""
 
     name: str
     description: str
     expr: Expr
+    span: Span
+    readings: tuple[str, ...]
+    clause: Clause = field(repr=False)
+    params: tuple[Param, ...] = ()
+    reviewed: tuple[Reviewed, ...] = ()
+
+
+@dataclass
+class Monotone:
+    """A relational property over two scenarios: raising any one of `inputs` (false to true,
+    a larger number, a later enum member), all else equal, never lowers any of `results`."""
+
+    name: str
+    description: str
+    results: tuple[tuple[str, Span], ...]
+    inputs: tuple[tuple[str, Span], ...]
     span: Span
     readings: tuple[str, ...]
     clause: Clause = field(repr=False)
@@ -390,6 +408,7 @@ class Statute:
     section: Clause
     definitions: dict[str, Rule | Cases] = field(default_factory=dict)
     invariants: list[Invariant] = field(default_factory=list)
+    monotones: list[Monotone] = field(default_factory=list)
 
     def citation(self, clause: Clause) -> str:
         """The full citation of a clause, e.g. `N.J.S.A. 34:1B-343(c)(1)(j)`."""

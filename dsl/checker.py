@@ -640,6 +640,10 @@ class _Checker:
                     self.check_numbers_of(
                         definition.name, case.clause, case.reviewed, [case.expr, case.condition]
                     )
+        for invariant in self.statute.invariants:
+            self.check_numbers_of(
+                invariant.name, invariant.clause, invariant.reviewed, [invariant.expr]
+            )
 
     def check_numbers_of(
         self,
@@ -700,6 +704,8 @@ class _Checker:
         roots = set(statute.result_names)
         for invariant in statute.invariants:
             roots |= references(statute, invariant.expr)
+        for monotone in statute.monotones:
+            roots |= {name for name, _ in monotone.results}
         graph = dependencies(statute)
         reached: set[str] = set()
         stack = [r for r in roots if r in statute.definitions]

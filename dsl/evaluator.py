@@ -289,6 +289,16 @@ class Program:
             name = expr.name
             definition = statute.definitions.get(name)
             if name in statute.inputs:
+                if statute.inputs[name].optional:
+                    where = f"{statute.path}:{expr.span.line}:{expr.span.column}"
+
+                    def optional_input(evaluation: Evaluation, bound: Mapping[str, Value]) -> Value:
+                        value = evaluation.input(name)
+                        if value is None:
+                            raise EvaluationError(f"'{name}' is not given but is used at {where}")
+                        return value
+
+                    return optional_input
                 return lambda evaluation, bound: (
                     bound[name] if name in bound else evaluation.input(name)
                 )

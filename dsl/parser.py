@@ -140,6 +140,7 @@ class _Builder:
         self.definitions: dict[str, ast.Rule | ast.Cases] = {}
         self.pending_cases: list[tuple[ast.Case, ast.Span]] = []
         self.invariants: list[ast.Invariant] = []
+        self.monotones: list[ast.Monotone] = []
 
     def error(
         self,
@@ -218,6 +219,7 @@ class _Builder:
             section=section,
             definitions=self.definitions,
             invariants=self.invariants,
+            monotones=self.monotones,
         )
 
     def reading(self, tree: Tree) -> ast.Reading:
@@ -341,6 +343,10 @@ class _Builder:
                 invariant = self.invariant(child, clause)
                 self.invariants.append(invariant)
                 clause.items.append(invariant)
+            elif kind == "monotone":
+                monotone = self.monotone(child, clause)
+                self.monotones.append(monotone)
+                clause.items.append(monotone)
 
     def define(self, definition: ast.Rule | ast.Cases) -> None:
         earlier = self.definitions.get(definition.name)
@@ -455,12 +461,35 @@ class _Builder:
 
     def invariant(self, tree: Tree, clause: ast.Clause) -> ast.Invariant:
         head, tail = self._split(tree.children, "readings", "reviewed")
-        name, description, expr_tree = head
-        readings, _ = self.annotations(tail)
+        name, *rest = head
+        params: tuple[ast.Param, ...] = ()
+        if isinstance(rest[0], Tree) and rest[0].data == "params":
+            params = self.params(rest[0])
+            rest = rest[1:]
+        description, expr_tree = rest
+        readings, reviewed = self.annotations(tail)
         return ast.Invariant(
             name=str(name),
             description=_string(cast(Token, description)),
             expr=self.expr(expr_tree),
+            span=_span(tree),
+            readings=readings,
+            clause=clause,
+            params=params,
+            reviewed=reviewed,
+        )
+
+    def monotone(self, tree: Tree, clause: ast.Clause) -> ast.Monotone:
+        head, tail = self._split(tree.children, "readings", "reviewed")
+        name, description, results_tree, inputs_tree = head
+        readings, _ = self.annotations(tail)
+        results = cast(Tree, results_tree).children
+        inputs = cast(Tree, inputs_tree).children
+        return ast.Monotone(
+            name=str(name),
+            description=_string(cast(Token, description)),
+            results=tuple((str(t), _span(cast(Token, t))) for t in results),
+            inputs=tuple((str(t), _span(cast(Token, t))) for t in inputs),
             span=_span(tree),
             readings=readings,
             clause=clause,
@@ -496,9 +525,10 @@ class _Builder:
         if kind == "if_expr":
             condition, then, otherwise = (self.expr(c) for c in children)
             return ast.If(span, condition, then, otherwise)
-        if kind in ("or_op", "and_op"):
+        if kind in ("or_op", "and_op", "implies_op"):
             left, right = (self.expr(c) for c in children)
-            return ast.BoolOp(span, "or" if kind == "or_op" else "and", left, right)
+            op = {"or_op": "or", "and_op": "and", "implies_op": "implies"}[str(kind)]
+            return ast.BoolOp(span, cast(ast.LogicOp, op), left, right)
         if kind == "not_op":
             return ast.Not(span, self.expr(children[0]))
         if kind == "neg":
