@@ -739,9 +739,55 @@ class _Checker:
                 self.report(declared.span, f"input '{name}' is never used", severity="warning")
 
     def check_invariants(self) -> None:
+        names: dict[str, ast.Span] = {}
         for invariant in self.statute.invariants:
+            self.check_unique(names, invariant.name, invariant.span, invariant.clause)
             self.check_readings(invariant.readings, invariant.span, invariant.clause)
-            self.expect_bool(invariant.expr, (), invariant.clause, f"invariant '{invariant.name}'")
+            self.expect_bool(
+                invariant.expr, invariant.params, invariant.clause, f"invariant '{invariant.name}'"
+            )
+            for param in invariant.params:
+                if param.type.kind not in ("bool", "enum"):
+                    self.report(
+                        param.span,
+                        "an invariant's parameters range over bool or enum values only",
+                        invariant.clause,
+                    )
+        for monotone in self.statute.monotones:
+            self.check_unique(names, monotone.name, monotone.span, monotone.clause)
+            self.check_readings(monotone.readings, monotone.span, monotone.clause)
+            for name, span in monotone.results:
+                definition = self.statute.definitions.get(name)
+                if definition is None or definition.params or not definition.type.is_numeric:
+                    self.report(
+                        span,
+                        f"'{name}' is not a numeric rule without parameters",
+                        monotone.clause,
+                        hint=self.did_you_mean(name, ()),
+                    )
+            for name, span in monotone.inputs:
+                if name not in self.statute.inputs:
+                    self.report(
+                        span,
+                        f"'{name}' is not an input",
+                        monotone.clause,
+                        hint=self.did_you_mean(name, ()),
+                    )
+                elif self.statute.inputs[name].optional:
+                    self.report(
+                        span, f"'{name}' is optional: it has no order to rise in", monotone.clause
+                    )
+
+    def check_unique(
+        self, names: dict[str, ast.Span], name: str, span: ast.Span, clause: ast.Clause
+    ) -> None:
+        if name in names:
+            self.report(
+                span,
+                f"the property '{name}' is declared twice (first at line {names[name].line})",
+                clause,
+            )
+        names[name] = span
 
 
 def _assignable(declared: ast.Type, found: ast.Type) -> bool:

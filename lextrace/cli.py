@@ -367,6 +367,96 @@ def check(encoding: str | None, official: str | None, quiet: bool) -> None:
 
 
 @cli.command()
+@click.argument("encoding", required=False, type=click.Path(dir_okay=False))
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="How to print the report.",
+)
+@click.option("--junit", type=click.Path(dir_okay=False), help="Also write JUnit XML here.")
+@click.option("--sarif", type=click.Path(dir_okay=False), help="Also write SARIF 2.1.0 here.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.01, 3600),
+    default=10.0,
+    show_default=True,
+    help="Seconds allowed to each Z3 call.",
+)
+@click.option(
+    "--budget",
+    type=click.FloatRange(0.01, 36000),
+    default=120.0,
+    show_default=True,
+    help="Seconds allowed to the whole run; checks left over end UNKNOWN.",
+)
+@click.option("--allow-unknown", is_flag=True, help="Do not fail on UNKNOWN (Z3 timeouts).")
+@click.option(
+    "--counterexamples",
+    type=click.Path(file_okay=False),
+    help="Write each counterexample here as a scenario file `lextrace explain` runs.",
+)
+@click.option("--verbose", "-v", is_flag=True, help="List proved checks too.")
+def verify(
+    encoding: str | None,
+    output_format: str,
+    junit: str | None,
+    sarif: str | None,
+    timeout: float,
+    budget: float,
+    allow_unknown: bool,
+    counterexamples: str | None,
+    verbose: bool,
+) -> None:
+    """Prove the invariants of ENCODING (default: the bundled statute) with Z3.
+
+    Exit 0 when every check is PROVED, 1 when any is VIOLATED, VACUOUS or UNKNOWN (timeouts
+    are failures unless --allow-unknown), 2 when the encoding itself is not usable.
+    """
+    from .verify.report import render_text, run, to_json, to_junit, to_sarif
+
+    statute = _statute(encoding).ast
+    report = run(statute, timeout, budget, allow_unknown)
+    written = []
+    if counterexamples:
+        written = _write_counterexamples(report, Path(counterexamples))
+    if junit:
+        _write_text(Path(junit), to_junit(report))
+    if sarif:
+        _write_text(Path(sarif), json.dumps(to_sarif(report), indent=2))
+    if output_format == "json":
+        click.echo(json.dumps(to_json(report), indent=2, ensure_ascii=False))
+    else:
+        click.echo(render_text(report, verbose))
+        for path in written:
+            click.echo(f"counterexample written: {path}  (run: lextrace explain {path})")
+    if not report.ok:
+        raise click.exceptions.Exit(EXIT_INTERNAL)
+
+
+def _write_counterexamples(report: Any, directory: Path) -> list[Path]:
+    import re
+
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for outcome in report.failures:
+        for index, scenario in enumerate(outcome.counterexample or []):
+            stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", outcome.check.name).strip("-")
+            suffix = "" if len(outcome.counterexample) == 1 else ("-before", "-after")[index]
+            path = directory / f"{stem}{suffix}.json"
+            _write_text(path, json.dumps(scenario, indent=2) + "\n")
+            written.append(path)
+    return written
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Writes a file atomically: a temporary file renamed into place."""
+    _write_lines(iter(text.splitlines()), str(path))
+
+
+@cli.command()
 @click.option(
     "--format",
     "output_format",
@@ -406,7 +496,9 @@ def main(argv: list[str] | None = None) -> int:
     from .api import ReadingError
 
     try:
-        cli.main(args=argv, prog_name="lextrace", standalone_mode=False)
+        code = cli.main(args=argv, prog_name="lextrace", standalone_mode=False)
+        if isinstance(code, int):
+            return code
     except click.exceptions.Exit as done:
         return int(done.exit_code)
     except click.Abort:

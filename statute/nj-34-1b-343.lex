@@ -136,6 +136,14 @@ a. "The total amount of the tax credit for an eligible business for each new or 
     the eligibility period, notwithstanding any other provisions of P.L.2020, c.156 (C. 34:1B-269
     et al.) to the contrary." {
   rule eligibility_period_total: money = annual_credit * eligibility_period_years reading I19, I20;
+
+  invariant amounts_not_negative "No amount of the credit is ever negative.":
+    per_job_new >= $0 and per_job_new_labor_harmony >= $0 and per_job_retained >= $0
+    and per_job_retained_labor_harmony >= $0 and annual_total_before_limit >= $0
+    and annual_credit >= $0 and eligibility_period_total >= $0;
+  monotone longer_period_never_lowers "The credit is credited for each year of the eligibility
+    period: a longer period never lowers the total.":
+    eligibility_period_total rise with eligibility_period_years;
 }
 
 b. "The base amount of the tax credit for each new or retained full-time job for an eligible
@@ -173,6 +181,18 @@ c. {
        awarded for each new or retained full-time job shall be increased with the following
        bonuses:" {
     rule bonus_total(covered: bool): money = sum of bonuses;
+    monotone bonuses_never_lower "The amount is increased with the bonuses: turning on any one
+      bonus fact, or raising a bonus measure, all else equal, never lowers a per-job amount or
+      the credit.":
+      per_job_new, per_job_new_labor_harmony, per_job_retained, per_job_retained_labor_harmony,
+      annual_total_before_limit, annual_credit, eligibility_period_total
+      rise with mri_distress_score, industrial_rd_capital_investment, training_program,
+        training_by_state_institution_within_10_miles, small_business, targeted_industry,
+        qualified_incubator_facility, labor_harmony_new_jobs, labor_harmony_retained_jobs,
+        child_care, reentry_partnership_hire, green_building,
+        substantial_environmental_remediation, college_collaboration, onsite_renewable_share,
+        marine_terminal_project, south_jersey_port_district, qualified_opportunity_zone,
+        board_underrepresented_share, new_jobs, retained_jobs;
 
     (a) "for an eligible business with a qualified business facility located in a municipality
          with a Municipal Revitalization Index distress score greater than 50, an increase of
@@ -269,6 +289,16 @@ c. {
         when bonuses_awarded
          and (covered or (reading I8 is business-wide and labor_harmony_agreement))
         reading I8;
+      invariant allowance_at_most_1000(covered: bool) "A job may exceed the limitation of (d)
+        through this allowance by no more than $1,000.":
+        gross_amount(covered: covered) <= gross_cap + $1,000 reading I8;
+      invariant allowance_only_with_the_bonus(covered: bool) "Only a business receiving the
+        bonus of this subparagraph may exceed the limitation of (d); under the covered-jobs
+        reading, only its jobs in the portion subject to the agreement.":
+        gross_amount(covered: covered) > gross_cap
+        implies bonuses_awarded and labor_harmony_bonus(covered: true) > $0
+          and (covered or reading I8 is business-wide) and (covered or labor_harmony_agreement)
+        reading I8;
     }
     (k) "for an eligible business that provides its employees access to child care either
          through an on-site quality child care facility free of charge to its employees or
@@ -342,6 +372,15 @@ c. {
     rule bonuses_awarded: bool = lowest_full_time_hourly_wage >= wage_floor reading I13;
     rule awarded_bonus_total(covered: bool): money =
       bonus_total(covered: covered) when bonuses_awarded reading I13;
+    invariant no_bonus_below_the_wage_floor(covered: bool) "Below $15 an hour, or below 120
+      percent of the minimum wage, no bonus is awarded: the gross amount is the base amount.":
+      lowest_full_time_hourly_wage < $15 or lowest_full_time_hourly_wage < 120% * state_minimum_wage
+      implies gross_amount(covered: covered) = base_amount reading I13;
+    monotone higher_wages_never_lower "Paying the lowest full-time job more never lowers the
+      credit.":
+      per_job_new, per_job_new_labor_harmony, per_job_retained, per_job_retained_labor_harmony,
+      annual_credit
+      rise with lowest_full_time_hourly_wage;
   }
   (3) "The authority may adopt, pursuant to the provisions of the “Administrative Procedure
        Act,” P.L.1968, c.410 (C. 52:14B-1 et seq.), criteria in addition to, or in place of, the
@@ -362,23 +401,38 @@ d. "The gross amount of the tax credit available to an eligible business for eac
   (1) "for a mega project or a project in a government-restricted municipality, the gross
        amount for each new or retained full-time job shall not exceed $8,000 per year;" {
     case gross_cap = $8,000 when area_tier = b1;
+    invariant cap_b1(covered: bool) "The gross amount per job shall not exceed $8,000 per year, save
+      for the allowance of (c)(1)(j).":
+      area_tier = b1 implies gross_amount(covered: covered) <= $8,000 + cap_allowance(covered: covered);
   }
   (2) "for a qualified business facility located within an enhanced area, the gross amount for
        each new or retained full-time job shall not exceed $6,000 per year;" {
     case gross_cap = $6,000 when area_tier = b2;
+    invariant cap_b2(covered: bool) "The gross amount per job shall not exceed $6,000 per year, save
+      for the allowance of (c)(1)(j).":
+      area_tier = b2 implies gross_amount(covered: covered) <= $6,000 + cap_allowance(covered: covered);
   }
   (3) "for a qualified business facility within a distressed municipality, the gross amount for
        each new or retained full-time job shall not exceed $5,000 per year;" {
     case gross_cap = $5,000 when area_tier = b3;
+    invariant cap_b3(covered: bool) "The gross amount per job shall not exceed $5,000 per year, save
+      for the allowance of (c)(1)(j).":
+      area_tier = b3 implies gross_amount(covered: covered) <= $5,000 + cap_allowance(covered: covered);
   }
   (4) "for a qualified business facility in a qualified opportunity zone or an employment and
        investment corridor, the gross amount for each new or retained full-time job shall not
        exceed $4,000 per year; and" {
     case gross_cap = $4,000 when area_tier = b4;
+    invariant cap_b4(covered: bool) "The gross amount per job shall not exceed $4,000 per year, save
+      for the allowance of (c)(1)(j).":
+      area_tier = b4 implies gross_amount(covered: covered) <= $4,000 + cap_allowance(covered: covered);
   }
   (5) "for a qualified business facility in other eligible areas, the gross amount for each new
        or retained full-time job shall not exceed $3,000 per year." {
     case gross_cap = $3,000 when area_tier = b5;
+    invariant cap_b5(covered: bool) "The gross amount per job shall not exceed $3,000 per year, save
+      for the allowance of (c)(1)(j).":
+      area_tier = b5 implies gross_amount(covered: covered) <= $3,000 + cap_allowance(covered: covered);
   }
 }
 
@@ -408,12 +462,36 @@ e. "The authority shall reduce the gross amount of tax credits per full-time job
   rule reduced_amount(covered: bool): money =
     gross_amount(covered: covered) - gross_amount(covered: covered) * salary_shortfall
     reading I15, I16;
+  invariant reduced_by_the_shortfall(covered: bool) "Below the reference median, and by less
+    than 30 percent, the amount is the gross amount reduced by the percentage the median salary
+    is below it.":
+    project_median_salary < salary_reference
+    and salary_reference - project_median_salary < 30% * salary_reference
+    implies net_amount(covered: covered)
+      = gross_amount(covered: covered) * (project_median_salary / salary_reference)
+    reading I16;
+  invariant no_reduction_at_the_reference(covered: bool) "At or above the reference median the
+    gross amount is not reduced.":
+    project_median_salary >= salary_reference
+    implies net_amount(covered: covered) = gross_amount(covered: covered) reading I16;
+  monotone higher_salaries_never_lower "A higher project median salary never lowers the credit:
+    it can only earn the bonus of (c)(1)(f) and shrink the reduction of (e).":
+    per_job_new, per_job_new_labor_harmony, per_job_retained, per_job_retained_labor_harmony,
+    annual_credit
+    rise with project_median_salary;
 
   "The authority shall not award a tax credit to an eligible business if the median salary of
    new full-time jobs and retained full-time jobs that would otherwise be subject to the project
    agreement is 30 percent or more below the relevant existing median salary for the county or
    government-restricted municipality in which the qualified business facility is located."
   rule credit_barred: bool = salary_shortfall >= 30% reading I16;
+  invariant no_credit_30_percent_below "A median salary 30 percent or more below the
+    reference median gives no credit at all.":
+    salary_reference - project_median_salary >= 30% * salary_reference
+    implies per_job_new = $0 and per_job_new_labor_harmony = $0 and per_job_retained = $0
+      and per_job_retained_labor_harmony = $0 and annual_total_before_limit = $0
+      and annual_credit = $0 and eligibility_period_total = $0
+    reading I16;
   rule net_amount(covered: bool): money =
     if credit_barred then $0 else reduced_amount(covered: covered) reading I16;
 }
@@ -437,6 +515,10 @@ f. "After the determination by the authority of the gross amount of tax credits 
        equaling 50 percent of the gross amount of tax credits for each retained full-time job." {
     rule per_job_retained: money = 50% * net_amount(covered: false) reading I17;
     rule per_job_retained_labor_harmony: money = 50% * net_amount(covered: true) reading I8, I17;
+    invariant retained_is_half_of_new "Each retained job is allowed 50 percent of what a new job
+      of the same portion is allowed.":
+      per_job_retained = 50% * per_job_new
+      and per_job_retained_labor_harmony = 50% * per_job_new_labor_harmony reading I17;
   }
 }
 
@@ -449,6 +531,12 @@ g. "Notwithstanding the provisions of subsections a. through f. of this section 
     then min(annual_total_before_limit, board_approved_annual_limit)
     else annual_total_before_limit
     reading I18;
+  invariant within_the_board_limit "The credit applied annually never exceeds the amount the
+    board determined necessary, when it determined one.":
+    board_approved_annual_limit is given implies annual_credit <= board_approved_annual_limit
+    reading I18;
+  invariant never_above_the_computed_total "The board's limit only ever lowers the credit.":
+    annual_credit <= annual_total_before_limit reading I18;
 
   "The authority shall determine the amount necessary to complete the project through staff
    analysis of all locations under consideration by the eligible business and all lease

@@ -1,0 +1,494 @@
+"""The checks that `lextrace verify` proves, built from the encoding, and how they are run.
+
+Checks come from two places. The encoding states invariants and monotone properties inside the
+clauses they come from. The AST itself yields well-formedness checks: every piecewise definition
+is exhaustive and its exclusive cases never overlap, every case can apply, no division by zero
+and no missing value is reachable, every bonus stays within the amounts its clause states.
+
+Each check ends PROVED (Z3: unsat), VIOLATED (a counterexample scenario, re-run by the evaluator
+to confirm it), UNKNOWN (a timeout or Z3 unknown), VACUOUS (the premise can never hold) or
+ERROR (the evaluator does not reproduce the counterexample: a bug in the translation).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+import z3
+
+from lextrace.dsl import ast
+from lextrace.dsl.checker import dependencies
+from lextrace.dsl.evaluator import Evaluation, EvaluationError, Program, evaluate
+from lextrace.dsl.values import Value, dollars
+
+from .model import Model, Term, decimal_constraints
+
+PROVED, VIOLATED, UNKNOWN, VACUOUS, ERROR = "PROVED", "VIOLATED", "UNKNOWN", "VACUOUS", "ERROR"
+FAILING = {VIOLATED, UNKNOWN, VACUOUS, ERROR}
+
+
+@dataclass
+class Confirmation:
+    """What the evaluator says of a counterexample: True when it reproduces the breach."""
+
+    reproduced: bool
+    detail: str
+
+
+@dataclass
+class Check:
+    """One property to prove: `claim` must hold for every valid scenario (two for `pair`)."""
+
+    name: str
+    kind: str
+    description: str
+    clause: ast.Clause
+    span: ast.Span
+    claim: Term
+    premise: Term | None = None
+    pair: bool = False
+    confirm: Callable[[list[dict[str, Value]], dict[str, str]], Confirmation] | None = None
+    second: Model | None = None
+    concrete: Term | None = None  # the claim without abstraction, to find real counterexamples
+    assumes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Outcome:
+    """The result of one check."""
+
+    check: Check
+    status: str
+    seconds: float
+    counterexample: list[dict[str, object]] | None = None
+    readings: dict[str, str] | None = None
+    detail: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def failed(self) -> bool:
+        """True unless the check was proved."""
+        return self.status in FAILING
+
+
+class Verifier:
+    """Builds the checks of a statute and proves them with Z3."""
+
+    def __init__(self, statute: ast.Statute, timeout_seconds: float = 10.0) -> None:
+        self.statute = statute
+        self.timeout_ms = max(1, int(timeout_seconds * 1000))
+        self.first = Model(statute, "")
+        self.seconds: dict[str, Model] = {}
+        self.program = Program(statute)
+        for name in statute.result_names:
+            self.first.term(name)
+
+    # ---- building the checks ----------------------------------------------------------------
+    def checks(self) -> list[Check]:
+        """Returns every check, the encoding's own properties first."""
+        found: list[Check] = []
+        found.extend(self.invariant_checks())
+        found.extend(self.monotone_checks())
+        found.extend(self.case_checks())
+        found.extend(self.bonus_checks())
+        found.extend(self.obligation_checks())
+        return found
+
+    def citation(self, clause: ast.Clause) -> str:
+        """Returns the full citation of a clause."""
+        return self.statute.citation(clause)
+
+    def invariant_checks(self) -> Iterator[Check]:
+        model = self.first
+        for invariant in self.statute.invariants:
+            for values in _param_values(invariant.params):
+                bound = {
+                    p.name: model.constant(v) for p, v in zip(invariant.params, values, strict=True)
+                }
+                claim = model.expr(invariant.expr, bound, z3.BoolVal(True), record=False)
+                premise = None
+                if isinstance(invariant.expr, ast.BoolOp) and invariant.expr.op == "implies":
+                    premise = model.expr(invariant.expr.left, bound, z3.BoolVal(True), record=False)
+                suffix = _param_suffix(invariant.params, values)
+                yield Check(
+                    name=f"{invariant.name}{suffix}",
+                    kind="invariant",
+                    description=invariant.description,
+                    clause=invariant.clause,
+                    span=invariant.span,
+                    claim=claim,
+                    premise=premise,
+                    confirm=self._confirm_expr(invariant.expr, invariant.params, values),
+                )
+
+    def second(self, vary: str) -> Model:
+        """Returns the copy of the model in which only input `vary` differs."""
+        if vary not in self.seconds:
+            self.seconds[vary] = Model(
+                self.statute, "__after", collect=False, base=self.first, vary=vary
+            )
+        return self.seconds[vary]
+
+    def monotone_checks(self) -> Iterator[Check]:
+        """Yields, for each monotone property and each input it names, one check per result.
+
+        A result computed from other results of the same property (an annual total from the
+        per-job amounts) is proved compositionally: those results are replaced by variables
+        that rise and are never negative, each fact proved by its own check, on which this
+        one rests. When that abstraction fails, the concrete formula is tried for a real
+        counterexample."""
+        first = self.first
+        graph = dependencies(self.statute)
+        for monotone in self.statute.monotones:
+            results = [name for name, _ in monotone.results]
+            listed = set(results)
+            for name in results:
+                below = _reachable(graph, name) & listed - {name}
+                if below:
+                    yield self._non_negative_lemma(monotone, below)
+            for input_name, _ in monotone.inputs:
+                declared = self.statute.inputs[input_name]
+                second = self.second(input_name)
+                before, after = first.inputs[input_name], second.inputs[input_name]
+                rises = (
+                    z3.And(z3.Not(before), after)
+                    if declared.type.kind == "bool"
+                    else after > before
+                )
+                premise = z3.And(rises, *second.constraints)
+                for result in results:
+                    below = sorted(_reachable(graph, result) & listed - {result})
+                    term_before, term_after = first.term(result), second.term(result)
+                    concrete = z3.Implies(premise, term_after >= term_before)
+                    hypotheses = []
+                    for dependency in below:
+                        low = z3.Real(f"{dependency}__before")
+                        high = z3.Real(f"{dependency}__after")
+                        term_before = z3.substitute(term_before, (first.term(dependency), low))
+                        term_after = z3.substitute(term_after, (second.term(dependency), high))
+                        hypotheses += [high >= low, low >= 0, high >= 0]
+                    claim = z3.Implies(z3.And(premise, *hypotheses), term_after >= term_before)
+                    yield Check(
+                        name=f"{monotone.name}[{input_name} -> {result}]",
+                        kind="monotone",
+                        description=f"{monotone.description} (raising {input_name} never "
+                        f"lowers {result})",
+                        clause=monotone.clause,
+                        span=monotone.span,
+                        claim=claim,
+                        premise=premise,
+                        pair=True,
+                        confirm=self._confirm_monotone([result]),
+                        second=second,
+                        concrete=concrete if below else None,
+                        assumes=[f"{monotone.name}[{input_name} -> {d}]" for d in below]
+                        + ([f"{monotone.name}: non-negative"] if below else []),
+                    )
+
+    def _non_negative_lemma(self, monotone: ast.Monotone, names: set[str]) -> Check:
+        return Check(
+            name=f"{monotone.name}: non-negative",
+            kind="lemma",
+            description="the results that other results of this property are computed from "
+            "are never negative: " + ", ".join(sorted(names)),
+            clause=monotone.clause,
+            span=monotone.span,
+            claim=z3.And(*[self.first.term(n) >= 0 for n in sorted(names)]),
+        )
+
+    def case_checks(self) -> Iterator[Check]:
+        model = self.first
+        true = z3.BoolVal(True)
+        for definition in self.statute.definitions.values():
+            if not isinstance(definition, ast.Cases):
+                continue
+            for values in _param_values(definition.params):
+                bound = {
+                    p.name: model.constant(v)
+                    for p, v in zip(definition.params, values, strict=True)
+                }
+                conditions = [
+                    (
+                        case,
+                        model.expr(case.condition, bound, true, record=False)
+                        if case.condition is not None
+                        else true,
+                    )
+                    for case in definition.cases
+                ]
+                citation = self.citation(definition.clause)
+                if definition.otherwise is None and all(c.condition for c in definition.cases):
+                    yield Check(
+                        name=f"exhaustive: {definition.name}",
+                        kind="well-formed",
+                        description=f"some case of '{definition.name}' applies to every valid "
+                        f"scenario ({citation} and its subclauses)",
+                        clause=definition.clause,
+                        span=definition.span,
+                        claim=z3.Or(*[c for _, c in conditions]),
+                        confirm=self._confirm_evaluates(),
+                    )
+                if definition.order == "exclusive":
+                    for (case_a, a), (case_b, b) in _pairs(conditions):
+                        yield Check(
+                            name=f"exclusive: {definition.name} {case_a.clause.short_citation} / "
+                            f"{case_b.clause.short_citation}",
+                            kind="well-formed",
+                            description=f"the cases of '{definition.name}' in "
+                            f"{self.citation(case_a.clause)} and "
+                            f"{self.citation(case_b.clause)} never both apply",
+                            clause=case_a.clause,
+                            span=case_b.span,
+                            claim=z3.Not(z3.And(a, b)),
+                            confirm=self._confirm_evaluates(),
+                        )
+                earlier: list[Term] = []
+                clauses = [case.clause.short_citation for case, _ in conditions]
+                for number, (case, condition) in enumerate(conditions, start=1):
+                    where = case.clause.short_citation
+                    if clauses.count(where) > 1:
+                        where += f" case {number}"
+                    reachable = (
+                        z3.And(condition, *[z3.Not(e) for e in earlier])
+                        if (definition.order == "first-match")
+                        else condition
+                    )
+                    yield Check(
+                        name=f"reachable: {definition.name} {where}",
+                        kind="well-formed",
+                        description=f"the case of '{definition.name}' in "
+                        f"{self.citation(case.clause)} applies to some valid scenario",
+                        clause=case.clause,
+                        span=case.span,
+                        claim=z3.BoolVal(True),
+                        premise=reachable,
+                    )
+                    earlier.append(condition)
+
+    def bonus_checks(self) -> Iterator[Check]:
+        model = self.first
+        for bonus in self.statute.bonuses:
+            money = _stated_money(bonus.clause)
+            if not money:
+                continue
+            highest = max(money)
+            for values in _param_values(bonus.params):
+                term = model.term(bonus.name, values)
+                suffix = _param_suffix(bonus.params, values)
+                yield Check(
+                    name=f"bonus within its clause: {bonus.name}{suffix}",
+                    kind="bound",
+                    description=f"'{bonus.name}' is never negative and never more than the "
+                    f"{dollars(highest)} its clause states ({self.citation(bonus.clause)})",
+                    clause=bonus.clause,
+                    span=bonus.span,
+                    claim=z3.And(term >= 0, term <= z3.RealVal(str(highest))),
+                    confirm=self._confirm_value(bonus.name, values, Fraction(0), highest),
+                )
+
+    def obligation_checks(self) -> Iterator[Check]:
+        for obligation in self.first.obligations:
+            where = f"line {obligation.span.line}, column {obligation.span.column}"
+            yield Check(
+                name=f"{obligation.kind}: {self.citation(obligation.clause)} ({where})",
+                kind="well-formed",
+                description=f"no valid scenario reaches this: {obligation.description}",
+                clause=obligation.clause,
+                span=obligation.span,
+                claim=z3.Not(obligation.violation),
+                confirm=self._confirm_evaluates(),
+            )
+
+    # ---- confirming counterexamples with the evaluator ------------------------------------
+    def _run(self, inputs: dict[str, Value], readings: dict[str, str]) -> Evaluation:
+        selected = {rid: r.default.name for rid, r in self.statute.readings.items()}
+        selected.update(readings)
+        return evaluate(self.program, inputs, selected)
+
+    def _confirm_expr(
+        self, expr: ast.Expr, params: tuple[ast.Param, ...], values: tuple[Value, ...]
+    ) -> Callable[..., Confirmation]:
+        compiled = self.program.expr(expr)
+        bound = {p.name: v for p, v in zip(params, values, strict=True)}
+
+        def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
+            try:
+                evaluation = self._run(scenarios[0], readings)
+                holds = bool(compiled(evaluation, bound))
+            except EvaluationError as error:
+                return Confirmation(True, f"the evaluator fails: {error}")
+            if holds:
+                return Confirmation(False, "the evaluator finds the property true here")
+            return Confirmation(True, "the evaluator finds the property false here")
+
+        return confirm
+
+    def _confirm_monotone(self, results: list[str]) -> Callable[..., Confirmation]:
+        def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
+            before = self._run(scenarios[0], readings)
+            after = self._run(scenarios[1], readings)
+            lowered = [
+                name
+                for name in results
+                if after.memo[(name, ())] < before.memo[(name, ())]  # type: ignore[operator]
+            ]
+            if lowered:
+                return Confirmation(
+                    True,
+                    "the evaluator finds lower "
+                    + ", ".join(
+                        f"{n} ({before.memo[(n, ())]} -> {after.memo[(n, ())]})" for n in lowered
+                    ),
+                )
+            return Confirmation(False, "the evaluator finds nothing lowered")
+
+        return confirm
+
+    def _confirm_evaluates(self) -> Callable[..., Confirmation]:
+        def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
+            try:
+                self._run(scenarios[0], readings)
+            except EvaluationError as error:
+                return Confirmation(True, f"the evaluator fails: {error}")
+            return Confirmation(False, "the evaluator evaluates this scenario without error")
+
+        return confirm
+
+    def _confirm_value(
+        self, name: str, args: tuple[Value, ...], low: Fraction, high: Fraction
+    ) -> Callable[..., Confirmation]:
+        def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
+            evaluation = self._run(scenarios[0], readings)
+            value = evaluation.get(name, args)
+            if low <= value <= high:  # type: ignore[operator]
+                return Confirmation(False, f"the evaluator finds {name} = {value}, within bounds")
+            return Confirmation(True, f"the evaluator finds {name} = {value}")
+
+        return confirm
+
+    # ---- proving --------------------------------------------------------------------------
+    def _solver(self, check: Check) -> z3.Solver:
+        solver = z3.Solver()
+        solver.set(timeout=self.timeout_ms)
+        solver.add(*self.first.constraints)
+        if check.second is not None:
+            solver.add(*check.second.constraints)
+        return solver
+
+    def prove(
+        self, check: Check, validate: Callable[[dict[str, object]], dict[str, Value]]
+    ) -> Outcome:
+        """Returns the outcome of one check; `validate` turns a scenario into exact inputs."""
+        started = time.perf_counter()
+        if check.premise is not None:
+            solver = self._solver(check)
+            solver.add(check.premise)
+            answer = solver.check()
+            if answer == z3.unknown:
+                return Outcome(
+                    check,
+                    UNKNOWN,
+                    time.perf_counter() - started,
+                    detail=f"vacuity check: {solver.reason_unknown()}",
+                )
+            if answer == z3.unsat:
+                return Outcome(
+                    check,
+                    VACUOUS,
+                    time.perf_counter() - started,
+                    detail="the premise never holds for a valid scenario",
+                )
+        solver = self._solver(check)
+        solver.add(z3.Not(check.claim))
+        answer = solver.check()
+        if answer == z3.unsat:
+            return Outcome(check, PROVED, time.perf_counter() - started)
+        if answer == z3.unknown:
+            return Outcome(
+                check, UNKNOWN, time.perf_counter() - started, detail=solver.reason_unknown()
+            )
+        model = solver.model()
+        # Prefer a counterexample in whole cents, which a scenario file can state exactly.
+        solver.push()
+        solver.add(*decimal_constraints(self.first))
+        if check.second is not None:
+            solver.add(*decimal_constraints(check.second))
+        if solver.check() == z3.sat:
+            model = solver.model()
+        solver.pop()
+        scenarios: list[dict[str, object]] = []
+        scenario, readings = self.first.scenario(model)
+        scenarios.append(scenario)
+        if check.second is not None:
+            scenarios.append(check.second.scenario(model)[0])
+        outcome = Outcome(check, VIOLATED, time.perf_counter() - started, scenarios, readings)
+        if check.confirm is not None:
+            try:
+                inputs = [validate(s) for s in scenarios]
+            except Exception as error:
+                outcome.status = ERROR
+                outcome.detail = f"the counterexample is not a valid scenario: {error}"
+                return outcome
+            confirmation = check.confirm(inputs, readings)
+            outcome.detail = confirmation.detail
+            if not confirmation.reproduced:
+                outcome.status = ERROR
+                outcome.detail = (
+                    "the evaluator does not reproduce the counterexample (a bug in "
+                    "the translation to Z3): " + confirmation.detail
+                )
+        outcome.seconds = time.perf_counter() - started
+        return outcome
+
+
+def _reachable(graph: dict[str, set[str]], name: str) -> set[str]:
+    """Returns the definitions `name` uses, directly or not."""
+    seen: set[str] = set()
+    stack = [name]
+    while stack:
+        for used in graph.get(stack.pop(), ()):
+            if used not in seen:
+                seen.add(used)
+                stack.append(used)
+    return seen
+
+
+def _param_values(params: tuple[ast.Param, ...]) -> list[tuple[Value, ...]]:
+    domains: list[list[Value]] = []
+    for param in params:
+        if param.type.kind == "bool":
+            domains.append([False, True])
+        else:
+            domains.append(list(param.type.members))
+    return [tuple(values) for values in product(*domains)]
+
+
+def _param_suffix(params: tuple[ast.Param, ...], values: tuple[Value, ...]) -> str:
+    if not params:
+        return ""
+    shown = ", ".join(
+        f"{p.name}={'true' if v is True else 'false' if v is False else v}"
+        for p, v in zip(params, values, strict=True)
+    )
+    return f"({shown})"
+
+
+def _pairs(items: list[Any]) -> Iterator[tuple[Any, Any]]:
+    for i, first in enumerate(items):
+        for second in items[i + 1 :]:
+            yield first, second
+
+
+def _stated_money(clause: ast.Clause) -> list[Fraction]:
+    """Returns the dollar amounts stated in a clause and its subclauses."""
+    found = []
+    for sub in clause.walk():
+        for match in re.finditer(r"\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?", sub.words):
+            found.append(Fraction(match.group(1).replace(",", "") + (match.group(2) or "")))
+    return found

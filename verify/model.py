@@ -1,0 +1,438 @@
+"""The proof model: the same AST the evaluator runs, translated to Z3 terms.
+
+Inputs become Z3 variables constrained by their declarations (type, bounds, requirements);
+readings with alternatives become variables ranging over their options, so a proof covers every
+selectable reading. Money, numbers and shares are exact reals; counts and enum members are
+integers; `floor` is Z3's `ToInt`. While translating, the model collects the obligations that
+make the encoding well defined: no division by zero and no use of a value that is not given,
+each under the conditions in which the evaluator would reach it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import z3
+
+from lextrace.dsl import ast
+from lextrace.dsl.values import Value
+
+Term = Any  # a z3 expression
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """A condition that must never hold for a valid scenario (a division by zero, a missing
+    value used), located at the expression that would fail."""
+
+    kind: str
+    description: str
+    span: ast.Span
+    clause: ast.Clause
+    violation: Term
+
+
+def _number(value: Fraction | int) -> Term:
+    value = Fraction(value)
+    return z3.RealVal(f"{value.numerator}/{value.denominator}")
+
+
+class Model:
+    """The Z3 translation of a statute for one copy of the inputs (`tag` names the copy)."""
+
+    def __init__(
+        self,
+        statute: ast.Statute,
+        tag: str = "",
+        collect: bool = True,
+        base: Model | None = None,
+        vary: str | None = None,
+    ) -> None:
+        """With `base` and `vary`, the copy shares every variable of `base` but `vary`'s (for
+        relational properties: identical subterms stay identical for the solver)."""
+        self.statute = statute
+        self.base = base
+        self.vary = vary
+        self.tag = tag
+        self.collect = collect
+        self.inputs: dict[str, Term] = {}
+        self.given: dict[str, Term] = {}
+        self.readings: dict[str, Term] = {}
+        self.constraints: list[Term] = []
+        self.obligations: list[Obligation] = []
+        self.memo: dict[tuple[str, tuple[Value, ...]], Term] = {}
+        self.clauses: list[ast.Clause] = [statute.section]
+        self.member_index = {
+            member: index
+            for type_ in (
+                *(i.type for i in statute.inputs.values()),
+                *(d.type for d in statute.definitions.values()),
+            )
+            for index, member in enumerate(type_.members)
+        }
+        self._declare_inputs()
+        self._declare_readings()
+
+    # ---- variables ------------------------------------------------------------------------
+    def _name(self, name: str) -> str:
+        return f"{name}{self.tag}"
+
+    def _declare_inputs(self) -> None:
+        for declared in self.statute.inputs.values():
+            if self.base is not None and declared.name != self.vary:
+                self.inputs[declared.name] = self.base.inputs[declared.name]
+                if declared.name in self.base.given:
+                    self.given[declared.name] = self.base.given[declared.name]
+                continue
+            kind = declared.type.kind
+            if kind == "bool":
+                variable = z3.Bool(self._name(declared.name))
+            elif kind in ("count", "enum"):
+                variable = z3.Int(self._name(declared.name))
+            else:
+                variable = z3.Real(self._name(declared.name))
+            self.inputs[declared.name] = variable
+            if declared.optional:
+                self.given[declared.name] = z3.Bool(self._name(f"{declared.name}__given"))
+        for declared in self.statute.inputs.values():
+            self.constraints.extend(self._input_constraints(declared))
+
+    def _input_constraints(self, declared: ast.Input) -> list[Term]:
+        variable = self.inputs[declared.name]
+        kind = declared.type.kind
+        facts: list[Term] = []
+        if kind == "count":
+            facts.append(variable >= 0)
+        elif kind == "enum":
+            facts.append(z3.And(variable >= 0, variable < len(declared.type.members)))
+        elif kind == "share":
+            facts.append(z3.And(variable >= 0, variable <= 1))
+        for bound in declared.bounds:
+            limit = self.expr(bound.value, {}, z3.BoolVal(True), record=False)
+            relation = {
+                "min": variable >= limit,
+                "above": variable > limit,
+                "max": variable <= limit,
+            }[bound.kind]
+            if bound.when is not None:
+                relation = z3.Implies(
+                    self.expr(bound.when, {}, z3.BoolVal(True), record=False), relation
+                )
+            facts.append(relation)
+        given = self.given.get(declared.name)
+        if given is not None:
+            # Bounds and types speak of a given value only.
+            facts = [z3.Implies(given, fact) for fact in facts]
+            if declared.required_when is not None:
+                condition = self.expr(declared.required_when, {}, z3.BoolVal(True), record=False)
+                facts.append(z3.Implies(condition, given))
+        return facts
+
+    def _declare_readings(self) -> None:
+        if self.base is not None:
+            self.readings = self.base.readings
+            return
+        for reading in self.statute.readings.values():
+            if reading.alternatives:
+                variable = z3.Int(f"reading_{reading.id}")  # shared by every copy
+                self.readings[reading.id] = variable
+                self.constraints.append(z3.And(variable >= 0, variable < len(reading.options)))
+
+    # ---- definitions ----------------------------------------------------------------------
+    def term(self, name: str, args: tuple[Value, ...] = ()) -> Term:
+        """Returns the Z3 term of a definition for constant arguments."""
+        key = (name, args)
+        if key not in self.memo:
+            definition = self.statute.definitions[name]
+            bound = {
+                p.name: self.constant(value)
+                for p, value in zip(definition.params, args, strict=True)
+            }
+            self.clauses.append(definition.clause)
+            try:
+                self.memo[key] = self._definition(definition, bound)
+            finally:
+                self.clauses.pop()
+        return self.memo[key]
+
+    def constant(self, value: Value) -> Term:
+        """Returns the Z3 constant of a parameter value."""
+        if isinstance(value, bool):
+            return z3.BoolVal(value)
+        if isinstance(value, str):
+            return z3.IntVal(self.member_index[value])
+        assert value is not None
+        return _number(value)
+
+    def _definition(self, definition: ast.Rule | ast.Cases, bound: Mapping[str, Term]) -> Term:
+        true = z3.BoolVal(True)
+        if isinstance(definition, ast.Rule):
+            assert definition.expr is not None
+            if definition.condition is None:
+                return self.expr(definition.expr, bound, true)
+            condition = self.expr(definition.condition, bound, true)
+            value = self.expr(definition.expr, bound, condition)
+            return z3.If(condition, value, self.zero(definition.type))
+        conditions = []
+        guard = true
+        for case in definition.cases:
+            if case.condition is None:
+                conditions.append((true, case))
+            else:
+                self.clauses.append(case.clause)
+                condition = self.expr(case.condition, bound, guard)
+                self.clauses.pop()
+                conditions.append((condition, case))
+                if definition.order == "first-match":
+                    guard = z3.And(guard, z3.Not(condition))
+        if definition.otherwise is not None:
+            fallback = self.expr(definition.otherwise, bound, guard)
+        else:
+            # Unreachable when the cases are exhaustive, which is proved separately.
+            fallback = self.fresh(definition)
+        result = fallback
+        guards = []
+        running = true
+        for condition, _ in conditions:
+            guards.append(z3.And(running, condition))
+            if definition.order == "first-match":
+                running = z3.And(running, z3.Not(condition))
+        for (condition, case), case_guard in reversed(list(zip(conditions, guards, strict=True))):
+            self.clauses.append(case.clause)
+            value = self.expr(case.expr, bound, case_guard)
+            self.clauses.pop()
+            result = z3.If(condition, value, result)
+        return result
+
+    def fresh(self, definition: ast.Rule | ast.Cases) -> Term:
+        """Returns an unconstrained value of the definition's type."""
+        name = f"{definition.name}__unreachable{self.tag}"
+        kind = definition.type.kind
+        if kind == "bool":
+            return z3.Bool(name)
+        if kind in ("count", "enum"):
+            return z3.Int(name)
+        return z3.Real(name)
+
+    def zero(self, type_: ast.Type) -> Term:
+        """Returns the value of a rule whose condition fails: false or zero."""
+        if type_.kind == "bool":
+            return z3.BoolVal(False)
+        if type_.kind == "count":
+            return z3.IntVal(0)
+        return z3.RealVal(0)
+
+    # ---- expressions ----------------------------------------------------------------------
+    def expr(
+        self,
+        expr: ast.Expr,
+        bound: Mapping[str, Term],
+        guard: Term,
+        record: bool = True,
+    ) -> Term:
+        """Returns the Z3 term of `expr`; `guard` is when the evaluator would compute it."""
+        statute = self.statute
+        if isinstance(expr, ast.Literal):
+            if isinstance(expr.value, bool):
+                return z3.BoolVal(expr.value)
+            value = Fraction(expr.value)
+            if value.denominator == 1 and expr.unit == "number":
+                return z3.IntVal(value.numerator)
+            return _number(value)
+        if isinstance(expr, ast.Ref):
+            name = expr.name
+            if name in bound:
+                return bound[name]
+            if name in statute.inputs:
+                if name in self.given and record:
+                    self.oblige(
+                        "missing value",
+                        f"'{name}' is used but may not be given",
+                        expr,
+                        z3.And(guard, z3.Not(self.given[name])),
+                    )
+                return self.inputs[name]
+            if name in statute.definitions:
+                return self.term(name)
+            return z3.IntVal(self.member_index[name])
+        if isinstance(expr, ast.Call):
+            return self._call(expr, bound, guard, record)
+        if isinstance(expr, ast.BinOp):
+            left = self.expr(expr.left, bound, guard, record)
+            right = self.expr(expr.right, bound, guard, record)
+            if expr.op == "+":
+                return left + right
+            if expr.op == "-":
+                return left - right
+            if expr.op == "*":
+                return left * right
+            if record:
+                self.oblige(
+                    "division by zero", "the divisor may be zero", expr, z3.And(guard, right == 0)
+                )
+            return (
+                z3.ToReal(left) / z3.ToReal(right)
+                if _is_int(left) and _is_int(right)
+                else left / right
+            )
+        if isinstance(expr, ast.Compare):
+            left = self.expr(expr.left, bound, guard, record)
+            right = self.expr(expr.right, bound, guard, record)
+            return {
+                "=": lambda: left == right,
+                "!=": lambda: left != right,
+                "<": lambda: left < right,
+                "<=": lambda: left <= right,
+                ">": lambda: left > right,
+                ">=": lambda: left >= right,
+            }[expr.op]()
+        if isinstance(expr, ast.BoolOp):
+            left = self.expr(expr.left, bound, guard, record)
+            if expr.op == "and":
+                return z3.And(left, self.expr(expr.right, bound, z3.And(guard, left), record))
+            if expr.op == "or":
+                return z3.Or(
+                    left, self.expr(expr.right, bound, z3.And(guard, z3.Not(left)), record)
+                )
+            return z3.Implies(left, self.expr(expr.right, bound, z3.And(guard, left), record))
+        if isinstance(expr, ast.Not):
+            return z3.Not(self.expr(expr.operand, bound, guard, record))
+        if isinstance(expr, ast.Neg):
+            return -self.expr(expr.operand, bound, guard, record)
+        if isinstance(expr, ast.If):
+            condition = self.expr(expr.condition, bound, guard, record)
+            then = self.expr(expr.then, bound, z3.And(guard, condition), record)
+            otherwise = self.expr(expr.otherwise, bound, z3.And(guard, z3.Not(condition)), record)
+            return z3.If(condition, then, otherwise)
+        if isinstance(expr, ast.Given):
+            return self.given[expr.name]
+        if isinstance(expr, ast.ReadingTest):
+            reading = statute.readings[expr.reading]
+            index = [o.name for o in reading.options].index(expr.option)
+            if expr.reading in self.readings:
+                return self.readings[expr.reading] == index
+            return z3.BoolVal(index == 0)
+        if isinstance(expr, ast.BonusSum):
+            total = z3.RealVal(0)
+            for bonus in statute.bonuses:
+                total = total + self.call_definition(
+                    bonus.name, {p.name: bound[p.name] for p in bonus.params}
+                )
+            return total
+        raise AssertionError(f"unhandled expression {expr!r}")  # pragma: no cover
+
+    def _call(self, expr: ast.Call, bound: Mapping[str, Term], guard: Term, record: bool) -> Term:
+        args = [self.expr(a, bound, guard, record) for a in expr.args]
+        if expr.name == "floor":
+            return z3.ToInt(args[0]) if not _is_int(args[0]) else args[0]
+        if expr.name in ("min", "max"):
+            result = args[0]
+            for other in args[1:]:
+                if expr.name == "min":
+                    result = z3.If(other < result, other, result)
+                else:
+                    result = z3.If(other > result, other, result)
+            return result
+        given = {name: self.expr(arg, bound, guard, record) for name, arg in expr.kwargs}
+        return self.call_definition(expr.name, given)
+
+    def call_definition(self, name: str, given: Mapping[str, Term]) -> Term:
+        """Returns a definition's term for argument terms, splitting on symbolic arguments."""
+        definition = self.statute.definitions[name]
+        values: list[list[tuple[Term, Value]]] = []
+        for param in definition.params:
+            term = z3.simplify(given[param.name])
+            if z3.is_true(term):
+                values.append([(z3.BoolVal(True), True)])
+            elif z3.is_false(term):
+                values.append([(z3.BoolVal(True), False)])
+            elif z3.is_int_value(term):
+                values.append([(z3.BoolVal(True), param.type.members[term.as_long()])])
+            elif param.type.kind == "bool":
+                values.append([(term, True), (z3.Not(term), False)])
+            else:
+                values.append([(term == i, m) for i, m in enumerate(param.type.members)])
+        combinations: list[tuple[Term, tuple[Value, ...]]] = [(z3.BoolVal(True), ())]
+        for options in values:
+            combinations = [
+                (z3.And(condition, option_condition), (*args, value))
+                for condition, args in combinations
+                for option_condition, value in options
+            ]
+        result = self.term(name, combinations[-1][1])
+        for condition, args in reversed(combinations[:-1]):
+            result = z3.If(condition, self.term(name, args), result)
+        return result
+
+    def oblige(self, kind: str, description: str, expr: ast.Expr, violation: Term) -> None:
+        """Records a condition that must be unsatisfiable for valid scenarios."""
+        if not self.collect:
+            return
+        self.obligations.append(
+            Obligation(kind, description, expr.span, self.clauses[-1], violation)
+        )
+
+    # ---- models back to scenarios ---------------------------------------------------------
+    def scenario(self, model: z3.ModelRef) -> tuple[dict[str, object], dict[str, str]]:
+        """Returns the scenario (scenario-format values, exact) and readings a Z3 model gives."""
+        scenario: dict[str, object] = {}
+        for declared in self.statute.inputs.values():
+            name = declared.name
+            if name in self.given and not z3.is_true(
+                model.eval(self.given[name], model_completion=True)
+            ):
+                continue
+            value = model.eval(self.inputs[name], model_completion=True)
+            kind = declared.type.kind
+            if kind == "bool":
+                scenario[name] = z3.is_true(value)
+            elif kind == "count":
+                scenario[name] = value.as_long()
+            elif kind == "enum":
+                scenario[name] = declared.type.members[value.as_long()]
+            else:
+                exact = Fraction(value.as_fraction())
+                scenario[name] = _scenario_number(exact, kind)
+        readings = {}
+        for reading_id, variable in self.readings.items():
+            index = model.eval(variable, model_completion=True).as_long()
+            readings[reading_id] = self.statute.readings[reading_id].options[index].name
+        return scenario, readings
+
+
+def _is_int(term: Term) -> bool:
+    return z3.is_int(term)
+
+
+def _scenario_number(value: Fraction, kind: str) -> str:
+    """Returns an exact number as the scenario format writes it: a decimal string when it has
+    one, else (shares only) a fraction string; other kinds fall back to the fraction."""
+    denominator = value.denominator
+    twos = fives = 0
+    while denominator % 2 == 0:
+        denominator //= 2
+        twos += 1
+    while denominator % 5 == 0:
+        denominator //= 5
+        fives += 1
+    if denominator == 1:
+        places = max(twos, fives)
+        scaled = value * 10**places
+        digits = f"{abs(scaled.numerator):0{places + 1}d}"
+        sign = "-" if value < 0 else ""
+        return f"{sign}{digits[:-places]}.{digits[-places:]}" if places else f"{sign}{digits}"
+    return f"{value.numerator}/{value.denominator}"
+
+
+def decimal_constraints(model: Model, places: int = 2) -> list[Term]:
+    """Returns constraints that make every money and number input a whole number of cents
+    (`places` decimals), so that a counterexample can be written as a scenario file."""
+    facts = []
+    for declared in model.statute.inputs.values():
+        if declared.type.kind in ("money", "number"):
+            variable = model.inputs[declared.name]
+            facts.append(z3.IsInt(variable * 10**places))
+    return facts
