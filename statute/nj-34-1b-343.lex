@@ -289,6 +289,10 @@ c. {
         when bonuses_awarded
          and (covered or (reading I8 is business-wide and labor_harmony_agreement))
         reading I8;
+      invariant covered_jobs_never_get_less "A job in the portion of the project subject to
+        the labor harmony agreement is never allowed less than a job outside it.":
+        per_job_new_labor_harmony >= per_job_new
+        and per_job_retained_labor_harmony >= per_job_retained reading I8;
       invariant allowance_at_most_1000(covered: bool) "A job may exceed the limitation of (d)
         through this allowance by no more than $1,000.":
         gross_amount(covered: covered) <= gross_cap + $1,000 reading I8;

@@ -23,11 +23,12 @@ from typing import Any
 import z3
 
 from lextrace.dsl import ast
-from lextrace.dsl.checker import dependencies
 from lextrace.dsl.evaluator import Evaluation, EvaluationError, Program, evaluate
 from lextrace.dsl.values import Value, dollars
 
 from .model import Model, Term, decimal_constraints
+from .monotone import MonotoneProver
+from .solve import decide
 
 PROVED, VIOLATED, UNKNOWN, VACUOUS, ERROR = "PROVED", "VIOLATED", "UNKNOWN", "VACUOUS", "ERROR"
 FAILING = {VIOLATED, UNKNOWN, VACUOUS, ERROR}
@@ -55,8 +56,7 @@ class Check:
     pair: bool = False
     confirm: Callable[[list[dict[str, Value]], dict[str, str]], Confirmation] | None = None
     second: Model | None = None
-    concrete: Term | None = None  # the claim without abstraction, to find real counterexamples
-    assumes: list[str] = field(default_factory=list)
+    compositional: tuple[str, list[str]] | None = None  # (input, results) of a monotone check
 
 
 @dataclass
@@ -86,6 +86,7 @@ class Verifier:
         self.first = Model(statute, "")
         self.seconds: dict[str, Model] = {}
         self.program = Program(statute)
+        self.monotone = MonotoneProver(self.first, self.second, self.timeout_ms)
         for name in statute.result_names:
             self.first.term(name)
 
@@ -136,22 +137,12 @@ class Verifier:
         return self.seconds[vary]
 
     def monotone_checks(self) -> Iterator[Check]:
-        """Yields, for each monotone property and each input it names, one check per result.
-
-        A result computed from other results of the same property (an annual total from the
-        per-job amounts) is proved compositionally: those results are replaced by variables
-        that rise and are never negative, each fact proved by its own check, on which this
-        one rests. When that abstraction fails, the concrete formula is tried for a real
-        counterexample."""
+        """Yields one check per monotone property and input it names: raising the input never
+        lowers any of the results. It is proved compositionally (see verify/monotone.py);
+        when that fails, the two whole copies are searched for a counterexample."""
         first = self.first
-        graph = dependencies(self.statute)
         for monotone in self.statute.monotones:
             results = [name for name, _ in monotone.results]
-            listed = set(results)
-            for name in results:
-                below = _reachable(graph, name) & listed - {name}
-                if below:
-                    yield self._non_negative_lemma(monotone, below)
             for input_name, _ in monotone.inputs:
                 declared = self.statute.inputs[input_name]
                 second = self.second(input_name)
@@ -162,45 +153,22 @@ class Verifier:
                     else after > before
                 )
                 premise = z3.And(rises, *second.constraints)
-                for result in results:
-                    below = sorted(_reachable(graph, result) & listed - {result})
-                    term_before, term_after = first.term(result), second.term(result)
-                    concrete = z3.Implies(premise, term_after >= term_before)
-                    hypotheses = []
-                    for dependency in below:
-                        low = z3.Real(f"{dependency}__before")
-                        high = z3.Real(f"{dependency}__after")
-                        term_before = z3.substitute(term_before, (first.term(dependency), low))
-                        term_after = z3.substitute(term_after, (second.term(dependency), high))
-                        hypotheses += [high >= low, low >= 0, high >= 0]
-                    claim = z3.Implies(z3.And(premise, *hypotheses), term_after >= term_before)
-                    yield Check(
-                        name=f"{monotone.name}[{input_name} -> {result}]",
-                        kind="monotone",
-                        description=f"{monotone.description} (raising {input_name} never "
-                        f"lowers {result})",
-                        clause=monotone.clause,
-                        span=monotone.span,
-                        claim=claim,
-                        premise=premise,
-                        pair=True,
-                        confirm=self._confirm_monotone([result]),
-                        second=second,
-                        concrete=concrete if below else None,
-                        assumes=[f"{monotone.name}[{input_name} -> {d}]" for d in below]
-                        + ([f"{monotone.name}: non-negative"] if below else []),
-                    )
-
-    def _non_negative_lemma(self, monotone: ast.Monotone, names: set[str]) -> Check:
-        return Check(
-            name=f"{monotone.name}: non-negative",
-            kind="lemma",
-            description="the results that other results of this property are computed from "
-            "are never negative: " + ", ".join(sorted(names)),
-            clause=monotone.clause,
-            span=monotone.span,
-            claim=z3.And(*[self.first.term(n) >= 0 for n in sorted(names)]),
-        )
+                claim = z3.Implies(
+                    premise, z3.And(*[second.term(r) >= first.term(r) for r in results])
+                )
+                yield Check(
+                    name=f"{monotone.name}[{input_name}]",
+                    kind="monotone",
+                    description=f"{monotone.description} (raising {input_name})",
+                    clause=monotone.clause,
+                    span=monotone.span,
+                    claim=claim,
+                    premise=premise,
+                    pair=True,
+                    confirm=self._confirm_monotone(results),
+                    second=second,
+                    compositional=(input_name, results),
+                )
 
     def case_checks(self) -> Iterator[Check]:
         model = self.first
@@ -373,13 +341,12 @@ class Verifier:
         return confirm
 
     # ---- proving --------------------------------------------------------------------------
-    def _solver(self, check: Check) -> z3.Solver:
-        solver = z3.Solver()
-        solver.set(timeout=self.timeout_ms)
-        solver.add(*self.first.constraints)
+    def _decide(self, check: Check, *facts: Term) -> tuple[Any, z3.Solver]:
+        """Returns Z3's answer for the facts under the input constraints, and its solver."""
+        constraints = list(self.first.constraints)
         if check.second is not None:
-            solver.add(*check.second.constraints)
-        return solver
+            constraints += check.second.constraints
+        return decide([*constraints, *facts], self.timeout_ms)
 
     def prove(
         self, check: Check, validate: Callable[[dict[str, object]], dict[str, Value]]
@@ -387,9 +354,7 @@ class Verifier:
         """Returns the outcome of one check; `validate` turns a scenario into exact inputs."""
         started = time.perf_counter()
         if check.premise is not None:
-            solver = self._solver(check)
-            solver.add(check.premise)
-            answer = solver.check()
+            answer, solver = self._decide(check, check.premise)
             if answer == z3.unknown:
                 return Outcome(
                     check,
@@ -404,9 +369,18 @@ class Verifier:
                     time.perf_counter() - started,
                     detail="the premise never holds for a valid scenario",
                 )
-        solver = self._solver(check)
-        solver.add(z3.Not(check.claim))
-        answer = solver.check()
+        if check.compositional is not None:
+            input_name, results = check.compositional
+            proof = self.monotone.prove(input_name, results)
+            if all(proof.directions.get((r, ())) == "up" for r in results):
+                return Outcome(
+                    check,
+                    PROVED,
+                    time.perf_counter() - started,
+                    detail=f"{proof.steps} local steps, {proof.cached} shared with other inputs",
+                )
+        # Not proved compositionally: the whole formula decides, with a counterexample if any.
+        answer, solver = self._decide(check, z3.Not(check.claim))
         if answer == z3.unsat:
             return Outcome(check, PROVED, time.perf_counter() - started)
         if answer == z3.unknown:
@@ -445,18 +419,6 @@ class Verifier:
                 )
         outcome.seconds = time.perf_counter() - started
         return outcome
-
-
-def _reachable(graph: dict[str, set[str]], name: str) -> set[str]:
-    """Returns the definitions `name` uses, directly or not."""
-    seen: set[str] = set()
-    stack = [name]
-    while stack:
-        for used in graph.get(stack.pop(), ()):
-            if used not in seen:
-                seen.add(used)
-                stack.append(used)
-    return seen
 
 
 def _param_values(params: tuple[ast.Param, ...]) -> list[tuple[Value, ...]]:

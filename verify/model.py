@@ -65,6 +65,10 @@ class Model:
         self.obligations: list[Obligation] = []
         self.memo: dict[tuple[str, tuple[Value, ...]], Term] = {}
         self.clauses: list[ast.Clause] = [statute.section]
+        # Which definition instances and inputs each definition instance uses directly.
+        self.building: list[tuple[str, tuple[Value, ...]]] = []
+        self.uses: dict[tuple[str, tuple[Value, ...]], set[tuple[str, tuple[Value, ...]]]] = {}
+        self.input_uses: dict[tuple[str, tuple[Value, ...]], set[str]] = {}
         self.member_index = {
             member: index
             for type_ in (
@@ -145,6 +149,8 @@ class Model:
     def term(self, name: str, args: tuple[Value, ...] = ()) -> Term:
         """Returns the Z3 term of a definition for constant arguments."""
         key = (name, args)
+        if self.building:
+            self.uses[self.building[-1]].add(key)
         if key not in self.memo:
             definition = self.statute.definitions[name]
             bound = {
@@ -152,10 +158,14 @@ class Model:
                 for p, value in zip(definition.params, args, strict=True)
             }
             self.clauses.append(definition.clause)
+            self.building.append(key)
+            self.uses.setdefault(key, set())
+            self.input_uses.setdefault(key, set())
             try:
                 self.memo[key] = self._definition(definition, bound)
             finally:
                 self.clauses.pop()
+                self.building.pop()
         return self.memo[key]
 
     def constant(self, value: Value) -> Term:
@@ -239,7 +249,9 @@ class Model:
             if isinstance(expr.value, bool):
                 return z3.BoolVal(expr.value)
             value = Fraction(expr.value)
-            if value.denominator == 1 and expr.unit == "number":
+            # Whole amounts stay integers: Z3 reasons far better about `min($200 * floor(x),
+            # $1,000)` in integers than about integers converted to reals inside a choice.
+            if value.denominator == 1:
                 return z3.IntVal(value.numerator)
             return _number(value)
         if isinstance(expr, ast.Ref):
@@ -247,6 +259,8 @@ class Model:
             if name in bound:
                 return bound[name]
             if name in statute.inputs:
+                if self.building:
+                    self.input_uses[self.building[-1]].add(name)
                 if name in self.given and record:
                     self.oblige(
                         "missing value",
@@ -308,6 +322,8 @@ class Model:
             otherwise = self.expr(expr.otherwise, bound, z3.And(guard, z3.Not(condition)), record)
             return z3.If(condition, then, otherwise)
         if isinstance(expr, ast.Given):
+            if self.building:
+                self.input_uses[self.building[-1]].add(expr.name)
             return self.given[expr.name]
         if isinstance(expr, ast.ReadingTest):
             reading = statute.readings[expr.reading]

