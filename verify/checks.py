@@ -57,6 +57,7 @@ class Check:
     confirm: Callable[[list[dict[str, Value]], dict[str, str]], Confirmation] | None = None
     second: Model | None = None
     compositional: tuple[str, list[str]] | None = None  # (input, results) of a monotone check
+    lemma: str | None = None  # an invariant that, once proved, serves later proofs
 
 
 @dataclass
@@ -126,6 +127,7 @@ class Verifier:
                     claim=claim,
                     premise=premise,
                     confirm=self._confirm_expr(invariant.expr, invariant.params, values),
+                    lemma=invariant.name if not invariant.params else None,
                 )
 
     def second(self, vary: str) -> Model:
@@ -341,6 +343,11 @@ class Verifier:
         return confirm
 
     # ---- proving --------------------------------------------------------------------------
+    def _proved(self, check: Check, started: float, detail: str) -> Outcome:
+        if check.lemma is not None:
+            self.monotone.facts[("invariant", (check.lemma, ()))] = True
+        return Outcome(check, PROVED, time.perf_counter() - started, detail=detail)
+
     def _decide(self, check: Check, *facts: Term) -> tuple[Any, z3.Solver]:
         """Returns Z3's answer for the facts under the input constraints, and its solver."""
         constraints = list(self.first.constraints)
@@ -369,6 +376,8 @@ class Verifier:
                     time.perf_counter() - started,
                     detail="the premise never holds for a valid scenario",
                 )
+        if check.kind == "invariant" and self.monotone.from_facts(check.claim):
+            return self._proved(check, started, "from what is proved of the definitions it uses")
         if check.compositional is not None:
             input_name, results = check.compositional
             proof = self.monotone.prove(input_name, results)
@@ -382,7 +391,7 @@ class Verifier:
         # Not proved compositionally: the whole formula decides, with a counterexample if any.
         answer, solver = self._decide(check, z3.Not(check.claim))
         if answer == z3.unsat:
-            return Outcome(check, PROVED, time.perf_counter() - started)
+            return self._proved(check, started, "")
         if answer == z3.unknown:
             return Outcome(
                 check, UNKNOWN, time.perf_counter() - started, detail=solver.reason_unknown()

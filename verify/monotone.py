@@ -154,11 +154,46 @@ class MonotoneProver:
         return found
 
     def proved(self, name: tuple[str, Key], claim: Callable[[Term], Term]) -> bool:
-        """Returns True when `claim` of the instance's term holds for every valid scenario."""
+        """Returns True when `claim` of the instance's term holds for every valid scenario.
+
+        A definition's facts are first proved from what is proved of its direct dependencies
+        (each replaced by a variable), then, failing that, from its whole formula."""
         if name not in self.facts:
-            term = self.first.memo.get(name[1])
-            self.facts[name] = self._unsat([*self.first.constraints, z3.Not(claim(term))])
+            self.facts[name] = False  # a cycle of facts proves nothing
+            key = name[1]
+            term = self.first.memo.get(key)
+            proved = False
+            if term is not None and self.first.uses.get(key):
+                substitutions, hypotheses = [], []
+                for used in sorted(self.first.uses[key], key=repr):
+                    variable = _fresh_like(self.first.memo[used], f"{used[0]}{used[1]}__fact")
+                    substitutions.append((self.first.memo[used], variable))
+                    hypotheses += self.facts_of(used, variable)
+                abstract = z3.substitute(term, *substitutions)
+                proved = self._unsat(
+                    [*self.first.constraints, *hypotheses, z3.Not(claim(abstract))], quick=True
+                )
+            if not proved:
+                proved = self._unsat([*self.first.constraints, z3.Not(claim(term))])
+            self.facts[name] = proved
         return self.facts[name]
+
+    def from_facts(self, claim: Term) -> bool:
+        """Returns True when `claim` follows from the proved facts (signs, ranges) of the
+        definitions it uses, each replaced by a variable: a quick, small proof."""
+        substitutions, hypotheses = [], []
+        for key, term in self.first.memo.items():
+            if key[0] in self.first.statute.definitions:
+                variable = _fresh_like(term, f"{key[0]}{key[1]}__fact")
+                substitutions.append((term, variable))
+        abstract = z3.substitute(claim, *substitutions)
+        if abstract.eq(claim):
+            return False
+        for key, term in self.first.memo.items():
+            variable = _fresh_like(term, f"{key[0]}{key[1]}__fact")
+            if _occurs(variable, abstract):
+                hypotheses += self.facts_of(key, variable)
+        return self._unsat([*self.first.constraints, *hypotheses, z3.Not(abstract)], quick=True)
 
     def lemmas(
         self, before_map: dict[Key, Term], after_map: dict[Key, Term], second: Model
@@ -247,6 +282,21 @@ def _names(expr: Any) -> set[str]:
     from lextrace.dsl.checker import walk
 
     return {n.name for n in walk(expr) if isinstance(n, ast.Ref | ast.Call)}
+
+
+def _occurs(variable: Term, term: Term) -> bool:
+    """Returns True when the constant `variable` occurs in `term`."""
+    seen: set[int] = set()
+    stack = [term]
+    while stack:
+        node = stack.pop()
+        if node.get_id() in seen:
+            continue
+        seen.add(node.get_id())
+        if node.eq(variable):
+            return True
+        stack.extend(node.children())
+    return False
 
 
 def _fresh_like(term: Term, name: str) -> Term:
