@@ -339,6 +339,10 @@ class Program:
                 return lambda evaluation, bound: (
                     bool(left(evaluation, bound)) and bool(right(evaluation, bound))
                 )
+            if expr.op == "implies":
+                return lambda evaluation, bound: (
+                    not left(evaluation, bound) or bool(right(evaluation, bound))
+                )
             return lambda evaluation, bound: (
                 bool(left(evaluation, bound)) or bool(right(evaluation, bound))
             )
