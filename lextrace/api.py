@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,9 +195,13 @@ def load_statute(path: str | Path | None = None) -> Statute:
     """Returns the statute encoded at `path` (the bundled N.J.S.A. 34:1B-343 by default),
     parsed, checked, proved faithful to its official text and compiled.
 
-    Loading is cached by the encoding's content. Raises EncodingError with every error found.
+    The environment variable LEXTRACE_ENCODING, when set, replaces the bundled default (the
+    mutation run uses it to run the test suite against a mutant). Loading is cached by the
+    encoding's content. Raises EncodingError with every error found.
     """
-    path = Path(path) if path is not None else BUNDLED
+    if path is None:
+        path = os.environ.get("LEXTRACE_ENCODING") or BUNDLED
+    path = Path(path)
     try:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:

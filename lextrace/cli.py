@@ -14,7 +14,7 @@ import tempfile
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any, ClassVar, TypeVar
 
 import click
 
@@ -100,7 +100,43 @@ def _result(encoding: str | None, scenario: str, readings: tuple[str, ...], trac
     return statute.evaluate(data, chosen, trace=trace, source=source)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class LazyGroup(click.Group):
+    """A command group whose heavier commands live in their own modules, imported only when
+    that command runs (so `evaluate` never imports Z3)."""
+
+    lazy: ClassVar[dict[str, str]] = {
+        "diff": "lextrace.cli_diff:diff",
+        "mutants": "lextrace.cli_mutants:mutants",
+    }
+
+    def _available(self) -> dict[str, str]:
+        import importlib.util
+
+        return {
+            name: target
+            for name, target in self.lazy.items()
+            if importlib.util.find_spec(target.partition(":")[0]) is not None
+        }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self._available()])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = self._available().get(cmd_name)
+        if target is None:
+            return super().get_command(ctx, cmd_name)
+        import importlib
+
+        module_name, _, attribute = target.partition(":")
+        command = getattr(importlib.import_module(module_name), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.version_option(package_name="lextrace", prog_name="lextrace")
 def cli() -> None:
     """Executable, traceable, provable statutes: N.J.S.A. 34:1B-343 (Emerge per-job credit)."""
