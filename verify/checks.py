@@ -398,28 +398,33 @@ class Verifier:
             )
         model = solver.model()
         # Prefer a counterexample in whole cents, which a scenario file can state exactly.
-        solver.push()
-        solver.add(*decimal_constraints(self.first))
+        decimals = decimal_constraints(self.first)
         if check.second is not None:
-            solver.add(*decimal_constraints(check.second))
-        if solver.check() == z3.sat:
-            model = solver.model()
-        solver.pop()
-        scenarios: list[dict[str, object]] = []
-        scenario, readings = self.first.scenario(model)
-        scenarios.append(scenario)
-        if check.second is not None:
-            scenarios.append(check.second.scenario(model)[0])
+            decimals += decimal_constraints(check.second)
+        in_cents, cents_solver = decide([*solver.assertions(), *decimals], self.timeout_ms)
+        if in_cents == z3.sat:
+            model = cents_solver.model()
+        copies = [self.first] if check.second is None else [self.first, check.second]
+        exact = [copy.scenario(model, exact=True)[0] for copy in copies]
+        scenarios = [copy.scenario(model)[0] for copy in copies]
+        readings = self.first.scenario(model)[1]
         outcome = Outcome(check, VIOLATED, time.perf_counter() - started, scenarios, readings)
+        if in_cents != z3.sat:
+            outcome.extra["not_in_cents"] = True
         if check.confirm is not None:
             try:
-                inputs = [validate(s) for s in scenarios]
+                inputs = [validate(s) for s in exact]
             except Exception as error:
                 outcome.status = ERROR
                 outcome.detail = f"the counterexample is not a valid scenario: {error}"
                 return outcome
             confirmation = check.confirm(inputs, readings)
             outcome.detail = confirmation.detail
+            if in_cents != z3.sat:
+                outcome.detail += (
+                    " (no counterexample in whole cents was found in time: some "
+                    "amounts are exact fractions a scenario file cannot state)"
+                )
             if not confirmation.reproduced:
                 outcome.status = ERROR
                 outcome.detail = (

@@ -392,8 +392,11 @@ class Model:
         )
 
     # ---- models back to scenarios ---------------------------------------------------------
-    def scenario(self, model: z3.ModelRef) -> tuple[dict[str, object], dict[str, str]]:
-        """Returns the scenario (scenario-format values, exact) and readings a Z3 model gives."""
+    def scenario(
+        self, model: z3.ModelRef, exact: bool = False
+    ) -> tuple[dict[str, object], dict[str, str]]:
+        """Returns the scenario and readings a Z3 model gives: numbers as the scenario format
+        writes them (decimal strings), or as exact Fractions when `exact`."""
         scenario: dict[str, object] = {}
         for declared in self.statute.inputs.values():
             name = declared.name
@@ -410,8 +413,8 @@ class Model:
             elif kind == "enum":
                 scenario[name] = declared.type.members[value.as_long()]
             else:
-                exact = Fraction(value.as_fraction())
-                scenario[name] = _scenario_number(exact, kind)
+                number = Fraction(value.as_fraction())
+                scenario[name] = number if exact else _scenario_number(number, kind)
         readings = {}
         for reading_id, variable in self.readings.items():
             index = model.eval(variable, model_completion=True).as_long()
