@@ -322,8 +322,12 @@ class Verifier:
 
     def _confirm_evaluates(self) -> Callable[..., Confirmation]:
         def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
+            # Well-formedness is asked of every definition, needed by a result here or not.
             try:
-                self._run(scenarios[0], readings)
+                evaluation = self._run(scenarios[0], readings)
+                for definition in self.statute.definitions.values():
+                    for args in _param_values(definition.params):
+                        evaluation.get(definition.name, args)
             except EvaluationError as error:
                 return Confirmation(True, f"the evaluator fails: {error}")
             return Confirmation(False, "the evaluator evaluates this scenario without error")
@@ -418,7 +422,11 @@ class Verifier:
                 outcome.status = ERROR
                 outcome.detail = f"the counterexample is not a valid scenario: {error}"
                 return outcome
-            confirmation = check.confirm(inputs, readings)
+            try:
+                confirmation = check.confirm(inputs, readings)
+            except EvaluationError as error:
+                # The scenario reaches a gap or an overlap of the encoding: a breach too.
+                confirmation = Confirmation(True, f"the evaluator fails here: {error}")
             outcome.detail = confirmation.detail
             if in_cents != z3.sat:
                 outcome.detail += (

@@ -11,7 +11,7 @@ each under the conditions in which the evaluator would reach it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -40,6 +40,18 @@ def _number(value: Fraction | int) -> Term:
     return z3.RealVal(f"{value.numerator}/{value.denominator}")
 
 
+@dataclass
+class Shared:
+    """Terms a model takes instead of declaring its own variables, so that two different
+    statutes are compared over the same facts (`verify/diff.py`): the value of an input, its
+    `given` flag, or the option index of a reading, each already in this statute's own encoding
+    (enum member and option indices). The model still adds its own constraints on them."""
+
+    inputs: dict[str, Term] = field(default_factory=dict)
+    given: dict[str, Term] = field(default_factory=dict)
+    readings: dict[str, Term] = field(default_factory=dict)
+
+
 class Model:
     """The Z3 translation of a statute for one copy of the inputs (`tag` names the copy)."""
 
@@ -50,10 +62,13 @@ class Model:
         collect: bool = True,
         base: Model | None = None,
         vary: str | None = None,
+        shared: Shared | None = None,
     ) -> None:
         """With `base` and `vary`, the copy shares every variable of `base` but `vary`'s (for
-        relational properties: identical subterms stay identical for the solver)."""
+        relational properties: identical subterms stay identical for the solver). With
+        `shared`, the inputs and readings it names take its terms (see `Shared`)."""
         self.statute = statute
+        self.shared = shared
         self.base = base
         self.vary = vary
         self.tag = tag
@@ -90,6 +105,11 @@ class Model:
                 self.inputs[declared.name] = self.base.inputs[declared.name]
                 if declared.name in self.base.given:
                     self.given[declared.name] = self.base.given[declared.name]
+                continue
+            if self.shared is not None and declared.name in self.shared.inputs:
+                self.inputs[declared.name] = self.shared.inputs[declared.name]
+                if declared.name in self.shared.given:
+                    self.given[declared.name] = self.shared.given[declared.name]
                 continue
             kind = declared.type.kind
             if kind == "bool":
@@ -139,8 +159,13 @@ class Model:
         if self.base is not None:
             self.readings = self.base.readings
             return
+        shared = self.shared.readings if self.shared is not None else {}
         for reading in self.statute.readings.values():
-            if reading.alternatives:
+            if reading.id in shared:
+                variable = shared[reading.id]
+                self.readings[reading.id] = variable
+                self.constraints.append(z3.And(variable >= 0, variable < len(reading.options)))
+            elif reading.alternatives:
                 variable = z3.Int(f"reading_{reading.id}")  # shared by every copy
                 self.readings[reading.id] = variable
                 self.constraints.append(z3.And(variable >= 0, variable < len(reading.options)))
@@ -455,3 +480,47 @@ def decimal_constraints(model: Model, places: int = 2) -> list[Term]:
             variable = model.inputs[declared.name]
             facts.append(z3.IsInt(variable * 10**places))
     return facts
+
+
+def concrete_values(
+    model: Model, inputs: dict[str, Value], readings: dict[str, str], names: list[str]
+) -> dict[str, Value]:
+    """Returns the values the proof model gives the definitions `names` for one concrete
+    scenario (validated inputs) and readings: every input variable is replaced by its value and
+    Z3 simplifies each term to a constant. Used to check that the evaluator and the proof model
+    agree exactly."""
+    statute = model.statute
+    pairs = []
+    for name, variable in model.inputs.items():
+        value = inputs.get(name)
+        if name in model.given:
+            pairs.append((model.given[name], z3.BoolVal(value is not None)))
+        if value is None:
+            continue
+        kind = statute.inputs[name].type.kind
+        if kind == "bool":
+            pairs.append((variable, z3.BoolVal(bool(value))))
+        elif kind == "enum":
+            pairs.append((variable, z3.IntVal(statute.inputs[name].type.members.index(value))))
+        elif kind == "count":
+            pairs.append((variable, z3.IntVal(int(value))))  # type: ignore[arg-type]
+        else:
+            pairs.append((variable, _number(Fraction(value))))  # type: ignore[arg-type]
+    for reading_id, variable in model.readings.items():
+        options = [o.name for o in statute.readings[reading_id].options]
+        pairs.append((variable, z3.IntVal(options.index(readings[reading_id]))))
+    found: dict[str, Value] = {}
+    for name in names:
+        term = z3.simplify(z3.substitute(model.term(name), *pairs))
+        definition = statute.definitions[name]
+        if definition.type.kind == "enum":
+            found[name] = definition.type.members[term.as_long()]
+        elif z3.is_bool(term):
+            found[name] = z3.is_true(term)
+        elif z3.is_int_value(term):
+            found[name] = Fraction(term.as_long())
+        elif z3.is_rational_value(term):
+            found[name] = Fraction(term.as_fraction())
+        else:
+            raise ValueError(f"the proof model leaves {name} unevaluated: {term}")
+    return found

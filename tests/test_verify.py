@@ -1,0 +1,196 @@
+"""The proofs: every check of the bundled statute proved; a breaking amendment refuted with a
+counterexample the evaluator reproduces; vacuous, unknown and mistranslated checks all fail."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+from conftest import write_variant
+
+from lextrace import Statute, load_statute
+from lextrace.dsl.scenario import validate
+from lextrace.statute import AMENDMENTS
+from lextrace.verify.checks import ERROR, PROVED, UNKNOWN, VACUOUS, VIOLATED, Outcome, Verifier
+from lextrace.verify.report import Report, run, to_json, to_junit, to_sarif
+
+BREAKING = AMENDMENTS / "uncapped-port-bonus" / "nj-34-1b-343.lex"
+KEEPING = AMENDMENTS / "small-business-750" / "nj-34-1b-343.lex"
+
+
+def lextrace(*args: str) -> subprocess.CompletedProcess[str]:
+    """Runs the command line in a subprocess."""
+    completed = subprocess.run([sys.executable, "-m", "lextrace", *args], capture_output=True,
+                               text=True, timeout=300, check=False)
+    assert "Traceback" not in completed.stderr, completed.stderr
+    return completed
+
+
+@pytest.fixture(scope="module")
+def bundled_report(statute: Statute) -> Report:
+    """The proof report of the bundled statute."""
+    return run(statute.ast)
+
+
+def test_every_check_of_the_bundled_statute_is_proved(bundled_report: Report) -> None:
+    statuses = {o.check.name: o.status for o in bundled_report.outcomes}
+    assert set(statuses.values()) == {PROVED}, {n: s for n, s in statuses.items() if s != PROVED}
+    kinds = {o.check.kind for o in bundled_report.outcomes}
+    assert kinds == {"invariant", "monotone", "well-formed", "bound"}
+    assert len(bundled_report.outcomes) >= 100
+    assert bundled_report.ok
+
+
+def test_the_issue_invariants_are_all_there(bundled_report: Report) -> None:
+    names = {o.check.name for o in bundled_report.outcomes}
+    for expected in [
+        "allowance_at_most_1000(covered=true)", "cap_b3(covered=false)",
+        "no_credit_30_percent_below", "reduced_by_the_shortfall(covered=true)",
+        "no_bonus_below_the_wage_floor(covered=false)", "retained_is_half_of_new",
+        "within_the_board_limit", "amounts_not_negative", "bonuses_never_lower[new_jobs]",
+        "bonuses_never_lower[child_care]", "exhaustive: gross_cap",
+        "exclusive: large_employer_bonus (c)(1)(c)(iv) / (c)(1)(c)(v)",
+        "bonus within its clause: investment_bonus",
+    ]:
+        assert expected in names
+    assert any(name.startswith("division by zero:") for name in names)
+
+
+def test_breaking_amendment_fails_with_a_counterexample_explain_reproduces(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "cx"
+    completed = lextrace("verify", str(BREAKING), "--format", "json", "--counterexamples",
+                         str(out))
+    assert completed.returncode == 1
+    report = json.loads(completed.stdout)
+    violated = {c["name"]: c for c in report["checks"] if c["status"] == VIOLATED}
+    assert "cap_b5(covered=false)" in violated
+    assert all(c["status"] in (PROVED, VIOLATED) for c in report["checks"])
+    check = violated["cap_b5(covered=false)"]
+    assert check["citation"] == "N.J.S.A. 34:1B-343(d)(5)"
+    written = out / "cap_b5-covered-false.json"
+    assert json.loads(written.read_text(encoding="utf-8")) == check["counterexample"]
+    explained = lextrace("explain", str(written), "--encoding", str(BREAKING))
+    assert explained.returncode == 0, explained.stderr
+    # The breach, in the evaluator's own trace: a (d)(5) facility whose gross amount is above
+    # the $3,000 cap plus any labor harmony allowance.
+    amendment = load_statute(BREAKING)
+    steps = amendment.evaluate(check["counterexample"], check["readings"],
+                               trace=True).trace.evaluation.steps
+    assert steps[("area_tier", ())].value == "b5"
+    allowance = steps[("cap_allowance", (False,))].value
+    assert steps[("gross_amount", (False,))].value > 3000 + allowance
+    assert "port_employment_bonus = $1,500.00" in explained.stdout
+
+
+def test_amendment_that_keeps_the_invariants_is_proved() -> None:
+    assert lextrace("verify", str(KEEPING)).returncode == 0
+
+
+def test_vacuous_invariant_fails(tmp_path: Path, encoding_source: str) -> None:
+    variant = write_variant(
+        tmp_path, encoding_source,
+        "  invariant amounts_not_negative",
+        '  invariant impossible "A premise that never holds.":\n'
+        "    new_jobs < 0 implies annual_credit = $0;\n"
+        "  invariant amounts_not_negative",
+    )
+    report = run(load_statute(variant).ast)
+    outcome = next(o for o in report.outcomes if o.check.name == "impossible")
+    assert outcome.status == VACUOUS
+    assert not report.ok
+
+
+def prove_only(statute_path: Path, prefixes: tuple[str, ...]) -> dict[str, Outcome]:
+    """Proves only the checks whose names start with one of `prefixes`."""
+    statute = load_statute(statute_path).ast
+    verifier = Verifier(statute, timeout_seconds=5)
+    return {
+        check.name: verifier.prove(check, lambda s: validate(statute, s))
+        for check in verifier.checks()
+        if check.name.startswith(prefixes)
+    }
+
+
+def test_overlapping_cases_and_division_by_zero_are_found(tmp_path: Path,
+                                                          encoding_source: str) -> None:
+    variant = write_variant(
+        tmp_path, encoding_source,
+        "case gross_cap = $4,000 when area_tier = b4;",
+        "case gross_cap = $4,000 when area_tier = b3;",
+    )
+    outcomes = prove_only(variant, ("exclusive: gross_cap", "exhaustive: gross_cap"))
+    assert outcomes["exclusive: gross_cap (d)(3) / (d)(4)"].status == VIOLATED
+    assert outcomes["exclusive: gross_cap (d)(1) / (d)(2)"].status == PROVED
+    assert outcomes["exhaustive: gross_cap"].status == VIOLATED
+    source = encoding_source.replace(
+        "min $0 above $0 when industrial_rd_capital_investment > $0", "min $0")
+    variant = write_variant(tmp_path, source, "section 75.", "section 75.")
+    outcomes = prove_only(variant, ("division by zero: N.J.S.A. 34:1B-343(c)(1)(b)",))
+    (division,) = outcomes.values()
+    assert division.status == VIOLATED
+    assert division.counterexample[0]["minimum_capital_investment"] == "0"
+    assert "division by zero" in division.detail
+
+
+def test_a_counterexample_the_evaluator_does_not_reproduce_is_an_error(
+    statute: Statute,
+) -> None:
+    breaking = load_statute(BREAKING).ast
+    verifier = Verifier(breaking)
+    verifier.program = statute.program  # an evaluator that disagrees with the proof model
+    check = next(c for c in verifier.checks() if c.name == "cap_b5(covered=false)")
+    outcome = verifier.prove(check, lambda s: validate(breaking, s))
+    assert outcome.status == ERROR
+    assert "does not reproduce" in outcome.detail
+
+
+def test_unknown_fails_unless_allowed(statute: Statute) -> None:
+    report = run(statute.ast, budget_seconds=0.000001)
+    assert any(o.status == UNKNOWN for o in report.outcomes)
+    assert not report.ok
+    report.allow_unknown = True
+    assert report.ok
+    completed = lextrace("verify", "--budget", "0.01")
+    assert completed.returncode == 1
+    assert "UNKNOWN" in completed.stdout
+    assert lextrace("verify", "--budget", "0.01", "--allow-unknown").returncode == 0
+
+
+def test_report_formats(bundled_report: Report) -> None:
+    data = to_json(bundled_report)
+    assert data["ok"] is True
+    first = data["checks"][0]
+    assert {"name", "citation", "status", "seconds"} <= set(first)
+    suite = ElementTree.fromstring(to_junit(bundled_report))
+    assert suite.get("failures") == "0"
+    assert len(suite.findall("testcase")) == len(bundled_report.outcomes)
+    sarif = to_sarif(bundled_report)
+    assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"] == []
+
+
+def test_sarif_points_at_the_encoding_lines(tmp_path: Path) -> None:
+    sarif_path = tmp_path / "out.sarif"
+    junit_path = tmp_path / "out.xml"
+    lextrace("verify", str(BREAKING), "--sarif", str(sarif_path), "--junit", str(junit_path))
+    sarif = json.loads(sarif_path.read_text(encoding="utf-8"))
+    results = sarif["runs"][0]["results"]
+    assert results
+    lines = BREAKING.read_text(encoding="utf-8").splitlines()
+    for result in results:
+        location = result["locations"][0]["physicalLocation"]
+        assert location["artifactLocation"]["uri"].endswith("uncapped-port-bonus/nj-34-1b-343.lex")
+        line = lines[location["region"]["startLine"] - 1]
+        assert "invariant" in line or "monotone" in line or "case" in line or "rule" in line
+    assert ElementTree.parse(junit_path).getroot().get("failures") == str(len(results))
+
+
+def test_outcome_failure_statuses() -> None:
+    for status, failed in [(PROVED, False), (VIOLATED, True), (UNKNOWN, True), (VACUOUS, True),
+                           (ERROR, True)]:
+        assert Outcome(check=None, status=status, seconds=0.0).failed is failed  # type: ignore[arg-type]

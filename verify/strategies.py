@@ -1,0 +1,169 @@
+"""Hypothesis strategies derived from an encoding's input declarations.
+
+`scenarios(statute)` draws scenarios in the scenario format from the declared types, defaults,
+bounds and requirements, so no strategy is written by hand per field and a new input in an
+amendment is fuzzed as soon as it is declared. Values sit near the declared bounds often, and
+money is drawn in whole cents (as a scenario file states it). `readings(statute)` draws a
+selection of readings among the declared options.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from hypothesis import assume
+from hypothesis import strategies as st
+
+from lextrace.dsl import ast
+from lextrace.dsl.errors import ScenarioError
+from lextrace.dsl.scenario import validate
+from lextrace.dsl.values import Value
+
+# How far above its lower bound an unbounded amount is drawn, in cents; wide enough to cross
+# every statutory threshold, small enough to keep the examples readable.
+MONEY_SPAN_CENTS = 10**9
+NUMBER_SPAN_HUNDREDTHS = 10**6
+COUNT_SPAN = 3_000
+
+
+def _literal(expr: ast.Expr, drawn: dict[str, Value]) -> Fraction | None:
+    """Returns the value of a bound: a literal, or an input already drawn (None if not yet)."""
+    if isinstance(expr, ast.Literal) and not isinstance(expr.value, bool):
+        return Fraction(expr.value)
+    if isinstance(expr, ast.Ref):
+        value = drawn.get(expr.name)
+        if isinstance(value, Fraction | int) and not isinstance(value, bool):
+            return Fraction(value)
+    return None
+
+
+_PROGRAMS: dict[int, tuple[ast.Statute, Any]] = {}
+
+
+def _program(statute: ast.Statute) -> Any:
+    """Returns the statute compiled once (conditions on inputs run as the evaluator runs them)."""
+    from lextrace.dsl.evaluator import Program
+
+    cached = _PROGRAMS.get(id(statute))
+    if cached is None or cached[0] is not statute:
+        cached = (statute, Program(statute))
+        _PROGRAMS[id(statute)] = cached
+    return cached[1]
+
+
+def _condition_holds(
+    statute: ast.Statute, expr: ast.Expr | None, drawn: dict[str, Value]
+) -> bool | None:
+    """Returns whether a `when` condition holds for the inputs drawn so far (None: unknown)."""
+    if expr is None:
+        return True
+    from lextrace.dsl.checker import walk
+    from lextrace.dsl.evaluator import Evaluation, EvaluationError
+
+    names = {n.name for n in walk(expr) if isinstance(n, ast.Ref) and n.name in statute.inputs}
+    if not names <= set(drawn):
+        return None
+    program = _program(statute)
+    try:
+        return bool(program.expr(expr)(Evaluation(program, drawn, {}, False), {}))
+    except (EvaluationError, KeyError, TypeError):
+        return None
+
+
+def _bounds(
+    statute: ast.Statute, declared: ast.Input, drawn: dict[str, Value]
+) -> tuple[Fraction | None, bool, Fraction | None]:
+    """Returns (lower, lower is strict, upper) from the bounds that apply to what is drawn."""
+    lower: Fraction | None = None
+    strict = False
+    upper: Fraction | None = None
+    for bound in declared.bounds:
+        if _condition_holds(statute, bound.when, drawn) is False:
+            continue
+        value = _literal(bound.value, drawn)
+        if value is None:
+            continue
+        if bound.kind == "max":
+            upper = value if upper is None else min(upper, value)
+        elif lower is None or value > lower or (value == lower and bound.kind == "above"):
+            lower, strict = value, bound.kind == "above"
+    return lower, strict, upper
+
+
+def _numbers(
+    kind: str, lower: Fraction | None, strict: bool, upper: Fraction | None
+) -> st.SearchStrategy[Any]:
+    scale = 100  # money in cents, numbers in hundredths
+    if kind == "count":
+        low = int(lower or 0) + (1 if strict else 0)
+        high = int(upper) if upper is not None else low + COUNT_SPAN
+        return st.integers(low, max(low, high))
+    low = int((lower or 0) * scale) + (1 if strict else 0)
+    span = MONEY_SPAN_CENTS if kind == "money" else NUMBER_SPAN_HUNDREDTHS
+    high = int(upper * scale) if upper is not None else low + span
+    high = max(low, high)
+    edges = st.sampled_from(sorted({low, min(high, low + 1), high}))
+    return st.one_of(edges, st.integers(low, high)).map(
+        lambda units: _decimal(Fraction(units, scale))
+    )
+
+
+def _decimal(value: Fraction) -> str:
+    cents = value * 100
+    whole, part = divmod(int(cents), 100)
+    return f"{whole}.{part:02d}"
+
+
+def _share() -> st.SearchStrategy[str]:
+    return st.one_of(
+        st.sampled_from(["0", "1", "1/2", "1/3", "499/1000", "333/1000"]),
+        st.integers(1, 1000).flatmap(lambda d: st.integers(0, d).map(lambda n: f"{n}/{d}")),
+    )
+
+
+@st.composite
+def _scenario(draw: st.DrawFn, statute: ast.Statute) -> dict[str, object]:
+    scenario: dict[str, object] = {}
+    drawn: dict[str, Value] = {}
+    for declared in statute.inputs.values():
+        kind = declared.type.kind
+        required = (
+            declared.required or _condition_holds(statute, declared.required_when, drawn) is True
+        )
+        if not required and draw(st.integers(0, 3)) == 0:
+            continue  # left out: the default applies (or null for an optional input)
+        if kind == "bool":
+            value: object = draw(st.booleans())
+        elif kind == "enum":
+            value = draw(st.sampled_from(declared.type.members))
+        elif kind == "share":
+            value = draw(_share())
+        else:
+            lower, strict, upper = _bounds(statute, declared, drawn)
+            value = draw(_numbers(kind, lower, strict, upper))
+        scenario[declared.name] = value
+        drawn[declared.name] = (
+            Fraction(value) if isinstance(value, str) and kind in ("money", "number") else value  # type: ignore[assignment]
+        )
+    try:
+        validate(statute, scenario)
+    except ScenarioError:
+        assume(False)
+    return scenario
+
+
+def scenarios(statute: ast.Statute) -> st.SearchStrategy[dict[str, object]]:
+    """Returns a strategy of valid scenarios (scenario-format values) for the statute."""
+    return _scenario(statute)
+
+
+def readings(statute: ast.Statute) -> st.SearchStrategy[dict[str, str]]:
+    """Returns a strategy of reading selections: each reading with alternatives takes one of
+    its options."""
+    choices = {
+        reading_id: st.sampled_from([o.name for o in reading.options])
+        for reading_id, reading in statute.readings.items()
+        if reading.alternatives
+    }
+    return st.fixed_dictionaries(choices)
