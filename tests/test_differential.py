@@ -20,8 +20,11 @@ from lextrace.verify.checks import _param_values
 from lextrace.verify.model import Model, concrete_values
 from lextrace.verify.strategies import readings, scenarios
 
-SETTINGS = settings(max_examples=150, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+SETTINGS = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 
 
 @pytest.fixture(scope="module")
@@ -109,17 +112,21 @@ def test_parser_fuzzed_from_the_grammar_never_crashes(source: str) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(1, 5))
-def test_mutated_real_encoding_gives_a_result_or_a_clean_error(rng: random.Random,
-                                                               edits: int) -> None:
+def test_mutated_real_encoding_gives_a_result_or_a_clean_error(
+    rng: random.Random, edits: int
+) -> None:
     source = BUNDLED.read_text(encoding="utf-8")
     for _ in range(edits):
         at = rng.randrange(len(source))
         action = rng.randrange(3)
         if action == 0:
-            source = source[:at] + source[at + rng.randrange(1, 20):]
+            source = source[:at] + source[at + rng.randrange(1, 20) :]
         elif action == 1:
-            source = source[:at] + rng.choice(['"', "{", "}", ";", "(", "$", "x", "1", " "]) \
+            source = (
+                source[:at]
+                + rng.choice(['"', "{", "}", ";", "(", "$", "x", "1", " "])
                 + source[at:]
+            )
         else:
             source = source[:at] + source[at : at + 3].swapcase() + source[at + 3 :]
     try:

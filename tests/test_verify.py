@@ -24,8 +24,13 @@ KEEPING = AMENDMENTS / "small-business-750" / "nj-34-1b-343.lex"
 
 def lextrace(*args: str) -> subprocess.CompletedProcess[str]:
     """Runs the command line in a subprocess."""
-    completed = subprocess.run([sys.executable, "-m", "lextrace", *args], capture_output=True,
-                               text=True, timeout=300, check=False)
+    completed = subprocess.run(
+        [sys.executable, "-m", "lextrace", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert "Traceback" not in completed.stderr, completed.stderr
     return completed
 
@@ -48,11 +53,17 @@ def test_every_check_of_the_bundled_statute_is_proved(bundled_report: Report) ->
 def test_the_issue_invariants_are_all_there(bundled_report: Report) -> None:
     names = {o.check.name for o in bundled_report.outcomes}
     for expected in [
-        "allowance_at_most_1000(covered=true)", "cap_b3(covered=false)",
-        "no_credit_30_percent_below", "reduced_by_the_shortfall(covered=true)",
-        "no_bonus_below_the_wage_floor(covered=false)", "retained_is_half_of_new",
-        "within_the_board_limit", "amounts_not_negative", "bonuses_never_lower[new_jobs]",
-        "bonuses_never_lower[child_care]", "exhaustive: gross_cap",
+        "allowance_at_most_1000(covered=true)",
+        "cap_b3(covered=false)",
+        "no_credit_30_percent_below",
+        "reduced_by_the_shortfall(covered=true)",
+        "no_bonus_below_the_wage_floor(covered=false)",
+        "retained_is_half_of_new",
+        "within_the_board_limit",
+        "amounts_not_negative",
+        "bonuses_never_lower[new_jobs]",
+        "bonuses_never_lower[child_care]",
+        "exhaustive: gross_cap",
         "exclusive: large_employer_bonus (c)(1)(c)(iv) / (c)(1)(c)(v)",
         "bonus within its clause: investment_bonus",
     ]:
@@ -64,8 +75,7 @@ def test_breaking_amendment_fails_with_a_counterexample_explain_reproduces(
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "cx"
-    completed = lextrace("verify", str(BREAKING), "--format", "json", "--counterexamples",
-                         str(out))
+    completed = lextrace("verify", str(BREAKING), "--format", "json", "--counterexamples", str(out))
     assert completed.returncode == 1
     report = json.loads(completed.stdout)
     violated = {c["name"]: c for c in report["checks"] if c["status"] == VIOLATED}
@@ -80,8 +90,9 @@ def test_breaking_amendment_fails_with_a_counterexample_explain_reproduces(
     # The breach, in the evaluator's own trace: a (d)(5) facility whose gross amount is above
     # the $3,000 cap plus any labor harmony allowance.
     amendment = load_statute(BREAKING)
-    steps = amendment.evaluate(check["counterexample"], check["readings"],
-                               trace=True).trace.evaluation.steps
+    steps = amendment.evaluate(
+        check["counterexample"], check["readings"], trace=True
+    ).trace.evaluation.steps
     assert steps[("area_tier", ())].value == "b5"
     allowance = steps[("cap_allowance", (False,))].value
     assert steps[("gross_amount", (False,))].value > 3000 + allowance
@@ -94,7 +105,8 @@ def test_amendment_that_keeps_the_invariants_is_proved() -> None:
 
 def test_vacuous_invariant_fails(tmp_path: Path, encoding_source: str) -> None:
     variant = write_variant(
-        tmp_path, encoding_source,
+        tmp_path,
+        encoding_source,
         "  invariant amounts_not_negative",
         '  invariant impossible "A premise that never holds.":\n'
         "    new_jobs < 0 implies annual_credit = $0;\n"
@@ -117,10 +129,12 @@ def prove_only(statute_path: Path, prefixes: tuple[str, ...]) -> dict[str, Outco
     }
 
 
-def test_overlapping_cases_and_division_by_zero_are_found(tmp_path: Path,
-                                                          encoding_source: str) -> None:
+def test_overlapping_cases_and_division_by_zero_are_found(
+    tmp_path: Path, encoding_source: str
+) -> None:
     variant = write_variant(
-        tmp_path, encoding_source,
+        tmp_path,
+        encoding_source,
         "case gross_cap = $4,000 when area_tier = b4;",
         "case gross_cap = $4,000 when area_tier = b3;",
     )
@@ -129,7 +143,8 @@ def test_overlapping_cases_and_division_by_zero_are_found(tmp_path: Path,
     assert outcomes["exclusive: gross_cap (d)(1) / (d)(2)"].status == PROVED
     assert outcomes["exhaustive: gross_cap"].status == VIOLATED
     source = encoding_source.replace(
-        "min $0 above $0 when industrial_rd_capital_investment > $0", "min $0")
+        "min $0 above $0 when industrial_rd_capital_investment > $0", "min $0"
+    )
     variant = write_variant(tmp_path, source, "section 75.", "section 75.")
     outcomes = prove_only(variant, ("division by zero: N.J.S.A. 34:1B-343(c)(1)(b)",))
     (division,) = outcomes.values()
@@ -191,6 +206,11 @@ def test_sarif_points_at_the_encoding_lines(tmp_path: Path) -> None:
 
 
 def test_outcome_failure_statuses() -> None:
-    for status, failed in [(PROVED, False), (VIOLATED, True), (UNKNOWN, True), (VACUOUS, True),
-                           (ERROR, True)]:
+    for status, failed in [
+        (PROVED, False),
+        (VIOLATED, True),
+        (UNKNOWN, True),
+        (VACUOUS, True),
+        (ERROR, True),
+    ]:
         assert Outcome(check=None, status=status, seconds=0.0).failed is failed  # type: ignore[arg-type]

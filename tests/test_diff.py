@@ -1,0 +1,295 @@
+"""The semantic diff: clause and rule changes, and results proved equal or shown different.
+
+Each variant is written into a temporary folder beside an amended copy of the official text
+(the encoding's `official "nj-34-1b-343.txt"` header is relative to the encoding).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import z3
+
+from lextrace import load_statute
+from lextrace.dsl.values import cents_string
+from lextrace.statute import BUNDLED, OFFICIAL
+from lextrace.verify import diff as diff_module
+from lextrace.verify.diff import (
+    ResultComparison,
+    compare_results,
+    render_text,
+    semantic_diff,
+    to_json,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# (c)(1)(e) raised from $500 to $750: the words, the rule and the official text.
+AMOUNT_CHANGES = [
+    ("small business, an increase of $500 per", "small business, an increase of $750 per", "lex"),
+    (
+        "bonus rule small_business_bonus: money = $500",
+        "bonus rule small_business_bonus: money = $750",
+        "lex",
+    ),
+    (
+        "small business, an increase of $500 per year;",
+        "small business, an increase of $750 per year;",
+        "txt",
+    ),
+]
+# (c)(1)(e) reworded without touching its rule.
+WORDING_CHANGES = [
+    ("that qualifies as a small business", "that is a small business", "lex"),
+    ("that qualifies as a small business", "that is a small business", "txt"),
+]
+
+
+def write_variant(
+    folder: Path, changes: list[tuple[str, str, str]], name: str = "nj-34-1b-343.lex"
+) -> Path:
+    """Writes an amended copy of the encoding and of its official text into `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    texts = {
+        "lex": BUNDLED.read_text(encoding="utf-8"),
+        "txt": OFFICIAL.read_text(encoding="utf-8"),
+    }
+    for old, new, kind in changes:
+        assert texts[kind].count(old) == 1, f"{old!r} must occur once in the {kind} file"
+        texts[kind] = texts[kind].replace(old, new)
+    (folder / OFFICIAL.name).write_text(texts["txt"], encoding="utf-8")
+    path = folder / name
+    path.write_text(texts["lex"], encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def variants(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    base = tmp_path_factory.mktemp("variants")
+    return {
+        "amount": write_variant(base / "amount", AMOUNT_CHANGES),
+        "wording": write_variant(base / "wording", WORDING_CHANGES),
+    }
+
+
+@pytest.fixture(scope="module")
+def amount_diff(variants: dict[str, Path]) -> diff_module.Diff:
+    old = load_statute(BUNDLED).ast
+    new = load_statute(variants["amount"]).ast
+    return semantic_diff(old, new, timeout_seconds=10.0)
+
+
+# ---- the statute against itself ---------------------------------------------------------------
+
+
+def test_self_diff_proves_every_result_equal() -> None:
+    statute = load_statute(BUNDLED).ast
+    found = semantic_diff(statute, statute)
+    assert found.clauses == [] and found.rules == []
+    assert found.results_added == [] and found.results_removed == []
+    assert [r.name for r in found.results] == list(statute.result_names)
+    assert all(r.status == "equal" for r in found.results), found.results
+    assert all(r.witness is None for r in found.results)
+    assert found.unchanged and found.ok
+
+
+def test_compare_results_returns_typed_comparisons() -> None:
+    statute = load_statute(BUNDLED).ast
+    compared = compare_results(statute, statute, timeout_seconds=5.0)
+    assert all(isinstance(c, ResultComparison) for c in compared)
+    assert {c.status for c in compared} == {"equal"}
+    assert all(c.seconds >= 0 for c in compared)
+
+
+# ---- an amount change: (c)(1)(e) $500 -> $750 ---------------------------------------------------
+
+
+def test_amount_change_reports_the_reworded_clause_with_its_word_diff(
+    amount_diff: diff_module.Diff,
+) -> None:
+    assert [(c.citation, c.status) for c in amount_diff.clauses] == [("(c)(1)(e)", "reworded")]
+    change = amount_diff.clauses[0]
+    assert change.old_fingerprint != change.new_fingerprint
+    edits = [op for op in change.word_diff if op.op != "equal"]
+    assert [(op.op, op.old, op.new) for op in edits] == [("replace", ("$500",), ("$750",))]
+    assert "[-$500-] {+$750+}" in render_text(amount_diff)
+
+
+def test_amount_change_reports_the_changed_rule(amount_diff: diff_module.Diff) -> None:
+    rules = {(r.kind, r.name): r for r in amount_diff.rules}
+    assert set(rules) == {("definition", "small_business_bonus")}
+    rule = rules[("definition", "small_business_bonus")]
+    assert rule.status == "changed"
+    assert rule.new_citation == "(c)(1)(e)"
+    assert rule.words_changed == ["(c)(1)(e)"]
+    assert "$500" in (rule.old_text or "") and "$750" in (rule.new_text or "")
+
+
+def test_amount_change_gives_a_witness_both_evaluators_confirm(
+    amount_diff: diff_module.Diff, variants: dict[str, Path]
+) -> None:
+    results = {r.name: r for r in amount_diff.results}
+    assert results["area_tier"].status == "equal"
+    per_job = results["per_job_new"]
+    assert per_job.status == "different", per_job
+    assert per_job.witness is not None and per_job.readings is not None
+    assert per_job.witness.get("small_business") is True
+
+    # Evaluate the witness ourselves with both encodings.
+    old, new = load_statute(BUNDLED), load_statute(variants["amount"])
+    before = old.evaluate(per_job.witness, per_job.readings, trace=True)
+    after = new.evaluate(per_job.witness, per_job.readings, trace=True)
+    old_value, new_value = before["per_job_new"], after["per_job_new"]
+    assert per_job.old_value == cents_string(old_value)  # type: ignore[arg-type]
+    assert per_job.new_value == cents_string(new_value)  # type: ignore[arg-type]
+
+    # What the amendment implies: $250 more of bonuses, capped by (d), reduced by (e).
+    assert before.trace is not None and after.trace is not None
+    memo_old, memo_new = before.trace.evaluation.memo, after.trace.evaluation.memo
+    uncovered = (False,)
+    assert memo_new[("awarded_bonus_total", uncovered)] - memo_old[
+        ("awarded_bonus_total", uncovered)
+    ] == Fraction(250)
+    limit = memo_old[("gross_cap", ())] + memo_old[("cap_allowance", uncovered)]
+    base = memo_old[("base_amount", ())]
+    gross_old = min(base + memo_old[("awarded_bonus_total", uncovered)], limit)
+    gross_new = min(base + memo_new[("awarded_bonus_total", uncovered)], limit)
+    assert memo_old[("credit_barred", ())] is False
+    kept = 1 - memo_old[("salary_shortfall", ())]
+    assert new_value - old_value == (gross_new - gross_old) * kept  # type: ignore[operator]
+    assert 0 < new_value - old_value <= 250  # type: ignore[operator]
+
+    # Without the small business the two encodings agree on this scenario.
+    plain = {**per_job.witness, "small_business": False}
+    assert (
+        old.evaluate(plain, per_job.readings)["per_job_new"]
+        == new.evaluate(plain, per_job.readings)["per_job_new"]
+    )
+
+
+def test_every_different_result_is_confirmed_by_the_evaluators(
+    amount_diff: diff_module.Diff, variants: dict[str, Path]
+) -> None:
+    old, new = load_statute(BUNDLED), load_statute(variants["amount"])
+    for result in amount_diff.results:
+        assert result.status in ("equal", "different"), result
+        if result.status == "different":
+            assert result.witness is not None
+            before = old.evaluate(result.witness, result.readings)[result.name]
+            after = new.evaluate(result.witness, result.readings)[result.name]
+            assert before != after
+
+
+# ---- words changed, rule unchanged ------------------------------------------------------------
+
+
+def test_wording_change_flags_the_rule_and_proves_results_equal(
+    variants: dict[str, Path],
+) -> None:
+    old = load_statute(BUNDLED).ast
+    new = load_statute(variants["wording"]).ast
+    found = semantic_diff(old, new)
+    assert [(c.citation, c.status) for c in found.clauses] == [("(c)(1)(e)", "reworded")]
+    assert [(r.name, r.status, r.words_changed) for r in found.rules] == [
+        ("small_business_bonus", "review", ["(c)(1)(e)"])
+    ]
+    assert all(r.status == "equal" for r in found.results), found.results
+    text = render_text(found)
+    assert "words changed: review" in text
+    assert "[-qualifies as-] {+is+}" in text
+
+
+def test_changed_default_gives_a_witness_that_leaves_the_input_out(tmp_path: Path) -> None:
+    """A scenario that omits an input means its default: a changed default changes results."""
+    variant = write_variant(
+        tmp_path,
+        [("eligibility_period_years: count = 7", "eligibility_period_years: count = 5", "lex")],
+    )
+    found = semantic_diff(load_statute(BUNDLED).ast, load_statute(variant).ast)
+    results = {r.name: r for r in found.results}
+    assert results["annual_credit"].status == "equal"
+    total = results["eligibility_period_total"]
+    assert total.status == "different" and total.witness is not None
+    assert "eligibility_period_years" not in total.witness
+    assert [(r.kind, r.name) for r in found.rules] == [("input", "eligibility_period_years")]
+
+
+# ---- the command --------------------------------------------------------------------------------
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "lextrace", "diff", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+
+
+def test_cli_self_diff_text_exit_0() -> None:
+    done = run_cli(str(BUNDLED), str(BUNDLED))
+    assert done.returncode == 0, done.stderr
+    assert "8 equal, 0 different, 0 unknown, 0 error" in done.stdout
+
+
+def test_cli_json_shape_on_the_amount_variant(variants: dict[str, Path]) -> None:
+    done = run_cli(str(BUNDLED), str(variants["amount"]), "--format", "json", "--timeout", "10")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert set(report) >= {"old", "new", "clauses", "rules", "results", "summary"}
+    clause = report["clauses"][0]
+    assert clause["citation"] == "(c)(1)(e)" and clause["status"] == "reworded"
+    assert {"op": "replace", "old": ["$500"], "new": ["$750"]} in clause["word_diff"]
+    assert len(clause["new_fingerprint"]) == 64
+    rule = report["rules"][0]
+    assert rule["name"] == "small_business_bonus" and rule["status"] == "changed"
+    results = {r["name"]: r for r in report["results"]}
+    assert set(results["per_job_new"]) >= {
+        "name",
+        "status",
+        "witness",
+        "readings",
+        "old_value",
+        "new_value",
+        "seconds",
+    }
+    assert results["per_job_new"]["status"] == "different"
+    assert results["area_tier"]["status"] == "equal"
+    assert report["summary"]["unknown"] == 0 and report["summary"]["error"] == 0
+
+
+def test_cli_unusable_encoding_exits_2(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.lex"
+    broken.write_text('statute "x"\nsection 1. {', encoding="utf-8")
+    done = run_cli(str(BUNDLED), str(broken))
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+
+
+def test_cli_exits_1_when_a_result_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A timeout is never reported as equal: the result is unknown and the command fails."""
+    from lextrace.cli import main
+
+    def undecided(facts: object, timeout_ms: int) -> tuple[object, z3.Solver]:
+        return z3.unknown, z3.Solver()
+
+    monkeypatch.setattr(diff_module, "decide", undecided)
+    code = main(["diff", str(BUNDLED), str(BUNDLED), "--format", "json"])
+    assert code == 1
+
+
+def test_to_json_of_an_unknown_result_has_no_witness(monkeypatch: pytest.MonkeyPatch) -> None:
+    def undecided(facts: object, timeout_ms: int) -> tuple[object, z3.Solver]:
+        return z3.unknown, z3.Solver()
+
+    monkeypatch.setattr(diff_module, "decide", undecided)
+    statute = load_statute(BUNDLED).ast
+    report = to_json(semantic_diff(statute, statute, timeout_seconds=0.5))
+    assert all(r["status"] == "unknown" for r in report["results"])  # type: ignore[index]
+    assert all(r["witness"] is None for r in report["results"])  # type: ignore[index]
