@@ -1,0 +1,124 @@
+"""`lextrace mutants`: measure the verifier's strength with seeded mutations of the encoding.
+
+Imported only when the command runs (it needs Z3). Exit 0 when the run completes, whatever the
+kill rate (it is a measurement); 2 when the encoding cannot serve as the original.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .cli import BadInput
+
+
+def _default_encoding() -> Path:
+    from .statute import BUNDLED
+
+    return Path(os.environ.get("LEXTRACE_ENCODING") or BUNDLED)
+
+
+def _progress(done: int, total: int, result: Any) -> None:
+    from .verify.mutants import outcome_text
+
+    click.echo(
+        f"[{done}/{total}] {result.mutant.id} {outcome_text(result)} ({result.seconds:.1f} s)",
+        err=True,
+    )
+
+
+@click.command()
+@click.argument("encoding", required=False, type=click.Path(dir_okay=False))
+@click.option(
+    "--limit",
+    type=click.IntRange(1),
+    default=None,
+    help="Run at most N mutants, chosen by --seed and spread over the kinds (default: all).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Chooses the --limit sample.")
+@click.option(
+    "--tests",
+    "run_tests",
+    is_flag=True,
+    help="Also run the fast tests on every mutant the checks and proofs let through.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="How to print the report.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.01, 3600),
+    default=2.0,
+    show_default=True,
+    help="Seconds allowed to each Z3 call.",
+)
+@click.option(
+    "--budget",
+    type=click.FloatRange(0.1, 36000),
+    default=60.0,
+    show_default=True,
+    help="Seconds allowed to the proofs of one mutant; checks left over end UNKNOWN.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Mutants run side by side (default: the number of CPUs, at most 2).",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Report each mutant on standard error as it ends (default: when it is a terminal).",
+)
+def mutants(
+    encoding: str | None,
+    limit: int | None,
+    seed: int,
+    run_tests: bool,
+    output_format: str,
+    timeout: float,
+    budget: float,
+    jobs: int | None,
+    progress: bool | None,
+) -> None:
+    """Seed mutations into ENCODING's rules and report which the checks, proofs or tests kill.
+
+    Each mutant (a changed amount, a flipped comparison, a dropped cap, ...) is checked
+    statically, proved, optionally tested, and, when nothing kills it, compared with the
+    original: equivalent when every result is proved equal. The kill rate is killed /
+    non-equivalent mutants. Exit 0 when the run completes, 2 for an unusable encoding.
+    """
+    from .verify.mutants import UnusableEncoding, render_text, run_mutants, to_json
+
+    path = Path(encoding) if encoding else _default_encoding()
+    if jobs is None:
+        jobs = max(1, min(2, os.cpu_count() or 1))
+    if progress is None:
+        progress = sys.stderr.isatty()
+    try:
+        report = run_mutants(
+            path,
+            limit=limit,
+            seed=seed,
+            tests=run_tests,
+            timeout=timeout,
+            budget=budget,
+            jobs=jobs,
+            progress=_progress if progress else None,
+        )
+    except UnusableEncoding as error:
+        raise BadInput(f"lextrace mutants: {error}") from None
+    if output_format == "json":
+        click.echo(json.dumps(to_json(report), indent=2, ensure_ascii=False))
+    else:
+        click.echo(render_text(report))

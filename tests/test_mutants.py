@@ -1,0 +1,221 @@
+"""The mutation run: deterministic mutants of the rules only, each caught where it should be.
+
+The full run (`lextrace mutants --tests`) takes minutes; these tests run a handful of mutants.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from lextrace.dsl import ast
+from lextrace.dsl.loader import load
+from lextrace.dsl.parser import parse_encoding
+from lextrace.statute import BUNDLED, OFFICIAL
+from lextrace.verify.mutants import (
+    KINDS,
+    Edit,
+    Job,
+    Mutant,
+    builtin_equivalence,
+    edit_regions,
+    equivalence,
+    generate,
+    percent,
+    run_job,
+    select,
+)
+
+
+@pytest.fixture(scope="module")
+def original() -> ast.Statute:
+    """The bundled encoding, parsed and checked."""
+    return load(BUNDLED)
+
+
+@pytest.fixture(scope="module")
+def mutants(original: ast.Statute) -> list[Mutant]:
+    """Every mutant of the bundled encoding."""
+    return generate(original)
+
+
+def _job(original: ast.Statute, mutant: Mutant) -> Job:
+    return Job(
+        mutant,
+        original.source,
+        OFFICIAL.name,
+        OFFICIAL.read_text(encoding="utf-8"),
+        timeout=2.0,
+        budget=60.0,
+        tests=False,
+        tests_root=None,
+    )
+
+
+def _find(mutants: list[Mutant], description: str) -> Mutant:
+    found = [m for m in mutants if m.description == description]
+    assert len(found) == 1, [m.description for m in mutants if description[:12] in m.description]
+    return found[0]
+
+
+def _texts(statute: ast.Statute) -> list[tuple[tuple[str, ...], str]]:
+    return [(c.path, piece.text) for c in statute.clauses for piece in c.texts]
+
+
+def test_generation_is_deterministic_and_covers_every_kind(
+    original: ast.Statute, mutants: list[Mutant]
+) -> None:
+    again = generate(load(BUNDLED))
+    assert again == mutants
+    assert len(mutants) >= 60
+    assert {m.kind for m in mutants} == set(KINDS)
+    assert [m.id for m in mutants] == [f"M{i:03d}" for i in range(1, len(mutants) + 1)]
+    assert len({m.apply(original.source) for m in mutants}) == len(mutants)
+    for mutant in mutants:
+        assert mutant.description.startswith(f"{mutant.citation}: ")
+        assert mutant.description.endswith(f" in {mutant.owner}")
+        first = min(e.start for e in mutant.edits)
+        assert original.source.count("\n", 0, first) + 1 == mutant.line
+
+
+def test_mutants_edit_rules_only_never_the_statute_words(
+    original: ast.Statute, mutants: list[Mutant]
+) -> None:
+    regions = edit_regions(original)
+    words = [piece.span for clause in original.clauses for piece in clause.texts]
+    for mutant in mutants:
+        for edit in mutant.edits:
+            assert any(r.start <= edit.start and edit.end <= r.end for r in regions), mutant
+            assert not any(w.start < edit.end and edit.start < w.end for w in words), mutant
+        mutated = mutant.apply(original.source)
+        assert mutated != original.source
+        start = min(e.start for e in mutant.edits)
+        assert mutated[:start] == original.source[:start]
+        tail = len(original.source) - max(e.end for e in mutant.edits)
+        assert mutated[len(mutated) - tail :] == original.source[len(original.source) - tail :]
+        statute, _ = parse_encoding(mutated, f"{mutant.id}.lex")
+        assert _texts(statute) == _texts(original), mutant.id
+
+
+def test_a_limited_sample_is_seeded_and_spread_over_the_kinds(mutants: list[Mutant]) -> None:
+    sample = select(mutants, len(KINDS), seed=7)
+    assert sample == select(mutants, len(KINDS), seed=7)
+    assert {m.kind for m in sample} == set(KINDS)
+    assert [m.id for m in sample] == sorted(m.id for m in sample)
+    assert select(mutants, None) == mutants
+
+
+def test_dropping_the_cap_of_the_gross_amount_is_killed_by_the_proofs(
+    original: ast.Statute, mutants: list[Mutant]
+) -> None:
+    mutant = next(
+        m
+        for m in mutants
+        if m.kind == "dropped-cap"
+        and m.owner == "rule gross_amount"
+        and m.edits[0].text.startswith("(base_amount")
+    )
+    result = run_job(_job(original, mutant))
+    assert result.status == "proof"
+    assert result.check_errors == []
+    assert result.proofs_alone is True
+    assert any(f.startswith("VIOLATED cap_b") for f in result.proof_failures)
+
+
+def test_a_changed_amount_is_killed_by_the_number_check(
+    original: ast.Statute, mutants: list[Mutant]
+) -> None:
+    mutant = _find(mutants, "(d)(3): $5,000 -> $5,500 in case gross_cap")
+    assert mutant.kind == "amount" and mutant.citation == "(d)(3)"
+    result = run_job(_job(original, mutant))
+    assert result.status == "check"
+    assert result.numbers_only
+    assert "$5,500" in result.check_errors[0]
+    # The proofs were run as well, ignoring the number check: a cap raised to $5,500 breaks
+    # the invariant cap_b3 of (d)(3).
+    assert result.proofs_alone is True
+    assert any("cap_b3" in f for f in result.proof_failures)
+
+
+def test_equivalence_proves_a_rewriting_equal_and_finds_a_change(
+    original: ast.Statute,
+) -> None:
+    start = original.source.index("$3,000 when area_tier = b5")
+    same = Mutant(
+        "X1", "amount", "(d)(5)", 1, "case gross_cap", "", (Edit(start, start + 6, "$3000"),)
+    )
+    other = Mutant(
+        "X2", "amount", "(d)(5)", 1, "case gross_cap", "", (Edit(start, start + 6, "$2000"),)
+    )
+    for mutant, wanted in ((same, "equivalent"), (other, "different")):
+        statute, _ = parse_encoding(mutant.apply(original.source), "mutant.lex")
+        assert equivalence(original, statute, 5.0).verdict == wanted
+        verdicts = builtin_equivalence(original, statute, 5.0, stop=wanted == "different")
+        if wanted == "equivalent":
+            assert verdicts == dict.fromkeys(original.result_names, "equal")
+        else:
+            assert list(verdicts.values())[-1] == "different"
+
+
+def test_rates_are_exact_and_rounded_half_up() -> None:
+    assert percent(Fraction(2, 3)) == "66.67"
+    assert percent(Fraction(1, 8)) == "12.50"
+    assert percent(Fraction(1)) == "100.00"
+    assert percent(None) == "n/a"
+
+
+def _lextrace(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "lextrace", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_the_json_report(tmp_path: Path) -> None:
+    completed = _lextrace(
+        "mutants", "--limit", "2", "--seed", "3", "--jobs", "1", "--format", "json"
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "Traceback" not in completed.stderr
+    report = json.loads(completed.stdout)
+    assert report["statute"] == "N.J.S.A. 34:1B-343"
+    assert report["generated"] >= 60 and report["limit"] == 2 and report["seed"] == 3
+    totals = report["totals"]
+    assert totals["mutants"] == 2 == len(report["mutants"])
+    assert (
+        totals["killed_by_check"]
+        + totals["killed_by_proof"]
+        + totals["killed_by_tests"]
+        + totals["equivalent"]
+        + totals["survived"]
+        == 2
+    )
+    assert totals["killed"] + totals["equivalent"] + totals["survived"] == 2
+    assert set(report["by_kind"]) <= set(KINDS)
+    for entry in report["mutants"]:
+        assert {"id", "kind", "citation", "line", "description", "status", "killed_by"} <= set(
+            entry
+        )
+        assert entry["status"] in ("check", "proof", "tests", "equivalent", "survived")
+        assert entry["killed_by"] in ("check", "proof", "tests", None)
+        assert entry["kind"] in KINDS
+    if report["kill_rate"] is not None:
+        numerator, denominator = map(int, report["kill_rate"]["fraction"].split("/"))
+        assert report["kill_rate"]["percent"] == percent(Fraction(numerator, denominator))
+
+
+def test_an_unusable_encoding_exits_2(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.lex"
+    broken.write_text('statute "x"\n', encoding="utf-8")
+    completed = _lextrace("mutants", str(broken))
+    assert completed.returncode == 2
+    assert "Traceback" not in completed.stderr
+    assert "broken.lex" in completed.stderr

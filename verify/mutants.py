@@ -1,0 +1,1089 @@
+"""Mutation testing of an encoding: how strong are the proofs (and the tests)?
+
+Seeded mutations of the encoding's rules (never of the statute words it carries) are generated
+as source edits at AST spans: a changed amount or threshold, another amount of the same clause,
+a changed percentage, a flipped comparison, `and` / `or` swapped, a dropped cap (`min(a, b)` ->
+`a`), a neighbouring tier or enum member, a dropped `when` condition, swapped `then` / `else`.
+
+Each mutant is then run through, in order:
+
+1. the static checks (`dsl.loader.analyse`, with a copy of the official text): killed by
+   "check" when they report an error. When the only errors are untraceable numbers, the proofs
+   are run anyway, to measure what the proofs alone would catch;
+2. the proofs (`verify.report.run`): killed by "proof" when any check is VIOLATED, VACUOUS or
+   ERROR;
+3. optionally a fast part of the test suite in a subprocess (LEXTRACE_ENCODING=the mutant):
+   killed by "tests" when it fails;
+4. an equivalence proof for what is left: "equivalent" when every result is proved equal to
+   the original's for every valid scenario and every reading; otherwise "survived".
+
+The kill rate is killed / non-equivalent mutants: a measurement, not a pass/fail verdict.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from lextrace.dsl import ast
+from lextrace.dsl.checker import walk
+from lextrace.dsl.errors import EncodingError
+from lextrace.dsl.parser import parse_encoding
+
+KINDS: tuple[str, ...] = (
+    "amount",
+    "other-amount",
+    "percentage",
+    "comparison",
+    "logic",
+    "dropped-cap",
+    "enum-member",
+    "dropped-condition",
+    "swapped-branches",
+)
+"""Every kind of mutation, in the order they are listed in reports."""
+
+KILLED_BY = ("check", "proof", "tests")
+STATUSES = (*KILLED_BY, "equivalent", "survived")
+PROOF_KILLS = frozenset({"VIOLATED", "VACUOUS", "ERROR"})
+NUMBER_CHECK = "is not stated in the words of"  # the checker's untraceable-number message
+TEST_FILES: tuple[str, ...] = ("tests/test_examples_by_hand.py", "tests/test_boundaries.py")
+TEST_TIMEOUT_SECONDS = 300
+
+# ---------------------------------------------------------------------------------------------
+# Mutants
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace source[start:end] with `text`."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One seeded change of the encoding's rules, located by clause and line."""
+
+    id: str
+    kind: str
+    citation: str  # the clause inside the statute, e.g. "(d)(3)"
+    line: int
+    owner: str  # e.g. "case gross_cap", "rule gross_amount"
+    description: str
+    edits: tuple[Edit, ...]
+
+    def apply(self, source: str) -> str:
+        """Returns `source` with this mutant's edits made."""
+        for edit in sorted(self.edits, key=lambda e: e.start, reverse=True):
+            source = source[: edit.start] + edit.text + source[edit.end :]
+        return source
+
+
+@dataclass
+class _Site:
+    """An expression of a rule or case that mutations may change."""
+
+    owner: str
+    clause: ast.Clause
+    expr: ast.Expr
+
+
+_MONEY_WORDS = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
+_PERCENT_WORDS = re.compile(r"(?<![\w.$])(\d+(?:\.\d+)?) percent")
+_PLAIN_WORDS = re.compile(r"(?<![\w.$,-])(\d{1,3}(?:,\d{3})+|\d+)(?![\w%,]| percent)")
+_ATOMS = (ast.Literal, ast.Ref, ast.Call, ast.Given, ast.BonusSum)
+
+
+def _snippet(text: str, width: int = 48) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _money_text(value: Fraction) -> str:
+    if value.denominator == 1:
+        return f"${value.numerator:,}"
+    whole = int(value)
+    cents = (value - whole) * 100
+    if cents.denominator != 1:
+        raise ValueError(f"{value} is not a whole number of cents")
+    return f"${whole:,}.{cents.numerator:02d}"
+
+
+def _number_text(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _percent_text(value: Fraction) -> str:
+    points = value * 100
+    if points.denominator != 1:
+        raise ValueError(f"{points} is not a whole percentage")
+    return f"{points.numerator}%"
+
+
+def _stated(clause: ast.Clause, unit: str) -> list[Fraction]:
+    """Returns the amounts of one unit that a clause's own words state, in order, distinct."""
+    words = clause.words
+    found: list[Fraction] = []
+    if unit == "money":
+        values = [
+            Fraction(m.group(1).replace(",", "") + (m.group(2) or ""))
+            for m in _MONEY_WORDS.finditer(words)
+        ]
+    elif unit == "percent":
+        values = [Fraction(m.group(1)) / 100 for m in _PERCENT_WORDS.finditer(words)]
+    else:
+        values = [Fraction(m.group(1).replace(",", "")) for m in _PLAIN_WORDS.finditer(words)]
+    for value in values:
+        if value not in found:
+            found.append(value)
+    return found
+
+
+def _sites(statute: ast.Statute) -> list[_Site]:
+    """Returns every expression of a rule, a piecewise definition or a case, by position."""
+    found: list[_Site] = []
+    for definition in statute.definitions.values():
+        if isinstance(definition, ast.Rule):
+            owner = f"rule {definition.name}"
+            for expr in (definition.expr, definition.condition):
+                if expr is not None:
+                    found.append(_Site(owner, definition.clause, expr))
+        else:
+            if definition.otherwise is not None:
+                found.append(
+                    _Site(f"cases {definition.name}", definition.clause, definition.otherwise)
+                )
+            for case in definition.cases:
+                for expr in (case.expr, case.condition):
+                    if expr is not None:
+                        found.append(_Site(f"case {case.name}", case.clause, expr))
+    found.sort(key=lambda site: site.expr.span.start)
+    return found
+
+
+def _members(statute: ast.Statute) -> dict[str, tuple[str, ...]]:
+    """Returns, for each enum member name, the members of its enum in declared order."""
+    found: dict[str, tuple[str, ...]] = {}
+    types = [i.type for i in statute.inputs.values()]
+    types += [d.type for d in statute.definitions.values()]
+    for type_ in types:
+        for member in type_.members:
+            found.setdefault(member, type_.members)
+    return found
+
+
+class _Generator:
+    """Builds the mutants of one statute, in source order."""
+
+    def __init__(self, statute: ast.Statute) -> None:
+        self.statute = statute
+        self.source = statute.source
+        self.members = _members(statute)
+        self.names = set(statute.inputs) | set(statute.definitions)
+        self.found: list[tuple[int, int, str, str, ast.Clause, str, tuple[Edit, ...]]] = []
+
+    def text(self, node: ast.Expr | ast.Span) -> str:
+        span = node if isinstance(node, ast.Span) else node.span
+        return self.source[span.start : span.end]
+
+    def changed(self, span: ast.Span, edit: Edit, width: int = 60) -> str:
+        """Returns "old -> new" for an edit inside `span`, shortened around the edit."""
+        before = self.source[span.start : span.end]
+        after = self.source[span.start : edit.start] + edit.text + self.source[edit.end : span.end]
+        before, after = " ".join(before.split()), " ".join(after.split())
+        if len(before) > width:
+            offset = len(" ".join(self.source[span.start : edit.start].split()))
+            cut = max(0, offset - width // 2)
+            before = ("..." if cut else "") + before[cut : cut + width] + "..."
+            after = ("..." if cut else "") + after[cut : cut + width] + "..."
+        return f"{before} -> {after}"
+
+    def add(
+        self,
+        kind: str,
+        clause: ast.Clause,
+        owner: str,
+        at: ast.Span,
+        description: str,
+        *edits: Edit,
+    ) -> None:
+        order = KINDS.index(kind)
+        self.found.append((at.start, order, kind, owner, clause, description, tuple(edits)))
+
+    def generate(self) -> list[Mutant]:
+        for site in _sites(self.statute):
+            for node in walk(site.expr):
+                self.node(site, node)
+        self.conditions()
+        self.found.sort(key=lambda item: (item[0], item[1]))
+        mutants: list[Mutant] = []
+        seen: set[str] = {self.source}
+        for _, _, kind, owner, clause, description, edits in self.found:
+            mutant = Mutant(
+                id=f"M{len(mutants) + 1:03d}",
+                kind=kind,
+                citation=clause.short_citation or "section",
+                line=self.source.count("\n", 0, min(e.start for e in edits)) + 1,
+                owner=owner,
+                description=f"{clause.short_citation or 'section'}: {description} in {owner}",
+                edits=edits,
+            )
+            mutated = mutant.apply(self.source)
+            if mutated in seen:
+                continue
+            seen.add(mutated)
+            mutants.append(mutant)
+        return mutants
+
+    # ---- one expression node ------------------------------------------------------------
+    def node(self, site: _Site, node: ast.Expr) -> None:
+        if isinstance(node, ast.Literal):
+            self.literal(site, node)
+        elif isinstance(node, ast.Compare):
+            self.compare(site, node)
+        elif isinstance(node, ast.BoolOp) and node.op in ("and", "or"):
+            self.logic(site, node)
+        elif isinstance(node, ast.Call) and node.name in ("min", "max") and len(node.args) > 1:
+            self.cap(site, node)
+        elif (
+            isinstance(node, ast.Ref) and node.name in self.members and node.name not in self.names
+        ):
+            self.member(site, node)
+        elif isinstance(node, ast.If):
+            then, otherwise = self.text(node.then), self.text(node.otherwise)
+            self.add(
+                "swapped-branches",
+                site.clause,
+                site.owner,
+                node.span,
+                f"if {_snippet(self.text(node.condition), 32)} then {_snippet(then, 24)} else "
+                f"{_snippet(otherwise, 24)} -> then {_snippet(otherwise, 24)} else "
+                f"{_snippet(then, 24)}",
+                Edit(node.then.span.start, node.then.span.end, otherwise),
+                Edit(node.otherwise.span.start, node.otherwise.span.end, then),
+            )
+
+    def literal(self, site: _Site, node: ast.Literal) -> None:
+        value = node.value
+        if isinstance(value, bool) or value == 0:
+            return
+        value = Fraction(value)
+        span = node.span
+        changed: list[tuple[str, str]] = []  # (kind, new text)
+        if node.unit == "money":
+            if value.denominator == 1:
+                step = max(1, round(value / 10))
+                changed += [("amount", _money_text(value + step))]
+                if value - step > 0:
+                    changed += [("amount", _money_text(value - step))]
+            changed += [
+                ("other-amount", _money_text(other))
+                for other in _stated(site.clause, "money")
+                if other != value
+            ]
+        elif node.unit == "percent":
+            if (value * 100).denominator != 1:
+                return
+            step = Fraction(5, 100)
+            changed += [("percentage", _percent_text(value + step))]
+            if value - step > 0:
+                changed += [("percentage", _percent_text(value - step))]
+            changed += [
+                ("other-amount", _percent_text(other))
+                for other in _stated(site.clause, "percent")
+                if other != value
+            ]
+        else:
+            if value.denominator == 1:
+                changed += [("amount", _number_text(value + 1))]
+                if value > 1:
+                    changed += [("amount", _number_text(value - 1))]
+            else:
+                top, bottom = value.numerator, value.denominator
+                changed += [("amount", f"{top}/{bottom + 1}")]
+                if bottom - 1 > top:
+                    changed += [("amount", f"{top}/{bottom - 1}")]
+            changed += [
+                ("other-amount", _number_text(other))
+                for other in _stated(site.clause, "number")
+                if other != value and value / 10 <= other <= value * 10
+            ]
+        for kind, new in changed:
+            self.add(
+                kind,
+                site.clause,
+                site.owner,
+                span,
+                f"{node.text} -> {new}",
+                Edit(span.start, span.end, new),
+            )
+
+    def compare(self, site: _Site, node: ast.Compare) -> None:
+        flipped = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "=": "!=", "!=": "="}[node.op]
+        gap = self.source[node.left.span.end : node.right.span.start]
+        match = re.search(re.escape(node.op), gap)
+        if match is None:  # pragma: no cover - the operator always sits between its operands
+            return
+        start = node.left.span.end + match.start()
+        edit = Edit(start, start + len(node.op), flipped)
+        self.add(
+            "comparison",
+            site.clause,
+            site.owner,
+            node.span,
+            self.changed(node.span, edit),
+            edit,
+        )
+
+    def logic(self, site: _Site, node: ast.BoolOp) -> None:
+        other = "or" if node.op == "and" else "and"
+        gap = self.source[node.left.span.end : node.right.span.start]
+        match = re.search(rf"\b{node.op}\b", gap)
+        if match is None:  # pragma: no cover
+            return
+        start = node.left.span.end + match.start()
+        edit = Edit(start, start + len(node.op), other)
+        self.add("logic", site.clause, site.owner, node.span, self.changed(node.span, edit), edit)
+
+    def cap(self, site: _Site, node: ast.Call) -> None:
+        for index, kept in enumerate(node.args):
+            dropped = [a for i, a in enumerate(node.args) if i != index]
+            text = self.text(kept)
+            if not isinstance(kept, _ATOMS):
+                text = f"({text})"
+            self.add(
+                "dropped-cap",
+                site.clause,
+                site.owner,
+                node.span,
+                f"{node.name}(...) -> {_snippet(self.text(kept), 40)} (dropped "
+                f"{', '.join(_snippet(self.text(a), 40) for a in dropped)})",
+                Edit(node.span.start, node.span.end, text),
+            )
+
+    def member(self, site: _Site, node: ast.Ref) -> None:
+        members = self.members[node.name]
+        index = members.index(node.name)
+        for other in (index - 1, index + 1):
+            if 0 <= other < len(members):
+                self.add(
+                    "enum-member",
+                    site.clause,
+                    site.owner,
+                    node.span,
+                    f"{node.name} -> {members[other]}",
+                    Edit(node.span.start, node.span.end, members[other]),
+                )
+
+    # ---- conditions of rules and cases ---------------------------------------------------
+    def conditions(self) -> None:
+        for definition in self.statute.definitions.values():
+            if isinstance(definition, ast.Rule):
+                if definition.condition is None or definition.expr is None:
+                    continue
+                condition = definition.condition
+                gap = self.source[definition.expr.span.end : condition.span.start]
+                matches = list(re.finditer(r"\bwhen\b", gap))
+                if not matches:  # pragma: no cover
+                    continue
+                start = definition.expr.span.end + matches[-1].start()
+                self.add(
+                    "dropped-condition",
+                    definition.clause,
+                    f"rule {definition.name}",
+                    condition.span,
+                    f"drop 'when {_snippet(self.text(condition))}'",
+                    Edit(start, condition.span.end, ""),
+                )
+            else:
+                for case in definition.cases:
+                    if case.condition is None:
+                        continue
+                    span = case.condition.span
+                    self.add(
+                        "dropped-condition",
+                        case.clause,
+                        f"case {case.name}",
+                        span,
+                        f"drop 'when {_snippet(self.text(case.condition))}' (when true)",
+                        Edit(span.start, span.end, "true"),
+                    )
+
+
+def generate(statute: ast.Statute) -> list[Mutant]:
+    """Returns every mutant of the statute's rules and cases, in source order, with ids
+    M001, M002, ... (deterministic: the same encoding always gives the same list)."""
+    return _Generator(statute).generate()
+
+
+def select(mutants: Sequence[Mutant], limit: int | None, seed: int = 0) -> list[Mutant]:
+    """Returns at most `limit` of `mutants` (all when `limit` is None), chosen by `seed` and
+    spread over the kinds in turn so that a small sample covers every kind; in source order."""
+    if limit is None or limit >= len(mutants):
+        return list(mutants)
+    rng = random.Random(seed)
+    by_kind: dict[str, list[Mutant]] = {}
+    for mutant in mutants:
+        by_kind.setdefault(mutant.kind, []).append(mutant)
+    for group in by_kind.values():
+        rng.shuffle(group)
+    chosen: list[Mutant] = []
+    queues = [by_kind[k] for k in KINDS if k in by_kind]
+    while len(chosen) < limit:
+        for queue in queues:
+            if queue and len(chosen) < limit:
+                chosen.append(queue.pop())
+    order = {m.id: i for i, m in enumerate(mutants)}
+    return sorted(chosen, key=lambda m: order[m.id])
+
+
+def edit_regions(statute: ast.Statute) -> list[ast.Span]:
+    """Returns the spans inside which mutants may edit: every rule, piecewise declaration
+    and case (their words, carried elsewhere, are never inside them)."""
+    regions: list[ast.Span] = []
+    for definition in statute.definitions.values():
+        regions.append(definition.span)
+        if isinstance(definition, ast.Cases):
+            regions.extend(case.span for case in definition.cases)
+    return regions
+
+
+# ---------------------------------------------------------------------------------------------
+# Equivalence
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    """Whether a mutant's results equal the original's for every valid scenario."""
+
+    verdict: str  # "equivalent", "different", "unknown" or "error"
+    method: str  # "verify.diff" or "built-in"
+    detail: str = ""
+
+
+def builtin_equivalence(
+    original: ast.Statute, mutant: ast.Statute, timeout_seconds: float, stop: bool = True
+) -> dict[str, str]:
+    """Returns, for each result of `original` (up to the first that is not "equal" when
+    `stop`), "equal" when Z3 proves the mutant's value equal to it for every valid scenario and
+    every selectable reading (the two models share their input and reading variables),
+    "different" when it finds a scenario where they differ, or "unknown"."""
+    import z3
+
+    from .model import Model, Term
+    from .solve import decide
+
+    first = Model(original, "", collect=False)
+    second = Model(mutant, "__mutant", collect=False, base=first)
+    proved: list[tuple[Term, Term]] = []  # (mutant's term, original's term) proved equal
+    verdicts: dict[str, str] = {}
+    for name in original.result_names:
+        if name not in mutant.definitions:
+            verdicts[name] = "different"
+        else:
+            left = first.term(name)
+            right = second.term(name)
+            if proved:
+                # Results proved equal stand for each other inside later results.
+                right = z3.substitute(right, *proved)
+            if z3.eq(z3.simplify(left), z3.simplify(right)):
+                verdicts[name] = "equal"
+            else:
+                facts = [*first.constraints, left != right]
+                answer, _ = decide(facts, max(1, int(timeout_seconds * 1000)))
+                verdicts[name] = (
+                    "equal"
+                    if answer == z3.unsat
+                    else "different"
+                    if answer == z3.sat
+                    else "unknown"
+                )
+            if verdicts[name] == "equal":
+                proved.append((second.term(name), left))
+        if stop and verdicts[name] != "equal":
+            break
+    return verdicts
+
+
+def equivalence(original: ast.Statute, mutant: ast.Statute, timeout_seconds: float) -> Equivalence:
+    """Returns whether `mutant` computes the same results as `original` for every valid
+    scenario: with the semantic diff of `verify.diff` when that module is available (its
+    `Comparer`, stopping at the first result that is not proved equal, else its
+    `compare_results`), otherwise with the built-in proof of `builtin_equivalence`."""
+    try:
+        from . import diff
+    except ImportError:
+        return _builtin(original, mutant, timeout_seconds)
+    try:
+        statuses = _diff_statuses(diff, original, mutant, timeout_seconds)
+    except Exception as error:  # a module still being written: fall back, and say so
+        fallback = _builtin(original, mutant, timeout_seconds)
+        return Equivalence(
+            fallback.verdict,
+            "built-in",
+            f"verify.diff failed ({type(error).__name__}: {error}); {fallback.detail}",
+        )
+    return _verdict(statuses, "verify.diff")
+
+
+def _diff_statuses(
+    diff: Any, original: ast.Statute, mutant: ast.Statute, timeout_seconds: float
+) -> dict[str, str]:
+    comparer_class = getattr(diff, "Comparer", None)
+    if comparer_class is None:
+        return {
+            str(c.name): str(c.status)
+            for c in diff.compare_results(original, mutant, timeout_seconds)
+        }
+    comparer = comparer_class(original, mutant, timeout_seconds)
+    statuses: dict[str, str] = {}
+    for name in comparer.common_results():
+        statuses[name] = str(comparer.compare(name).status)
+        if statuses[name] != "equal":
+            break  # one result that differs (or is undecided) settles it
+    return statuses
+
+
+def _builtin(original: ast.Statute, mutant: ast.Statute, timeout_seconds: float) -> Equivalence:
+    try:
+        statuses = builtin_equivalence(original, mutant, timeout_seconds)
+    except Exception as error:
+        return Equivalence("error", "built-in", f"{type(error).__name__}: {error}")
+    return _verdict(statuses, "built-in")
+
+
+def _verdict(statuses: dict[str, str], method: str) -> Equivalence:
+    if statuses and all(s == "equal" for s in statuses.values()):
+        return Equivalence("equivalent", method, "every result proved equal")
+    for wanted in ("different", "error", "unknown"):
+        names = [n for n, s in statuses.items() if s == wanted]
+        if names:
+            return Equivalence(wanted, method, f"{wanted}: {', '.join(names)}")
+    return Equivalence("unknown", method, "no result compared")
+
+
+# ---------------------------------------------------------------------------------------------
+# Running one mutant
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker process needs to run one mutant."""
+
+    mutant: Mutant
+    source: str  # the original encoding's text
+    official_name: str
+    official_text: str
+    timeout: float
+    budget: float
+    tests: bool
+    tests_root: str | None
+    test_files: tuple[str, ...] = TEST_FILES
+
+
+@dataclass
+class MutantResult:
+    """What became of one mutant."""
+
+    mutant: Mutant
+    status: str  # check, proof, tests, equivalent or survived
+    check_errors: list[str] = field(default_factory=list)
+    numbers_only: bool = False  # every check error is an untraceable number
+    proof_failures: list[str] = field(default_factory=list)  # "STATUS name"
+    proofs_alone: bool | None = None  # would the proofs kill it, ignoring the number check?
+    unknown: int = 0
+    tests_detail: str = ""
+    equivalence: Equivalence | None = None
+    seconds: float = 0.0
+
+    @property
+    def killed(self) -> bool:
+        """True when a check, a proof or a test caught the mutant."""
+        return self.status in KILLED_BY
+
+
+_ORIGINALS: dict[str, ast.Statute] = {}
+
+
+def _original(source: str) -> ast.Statute:
+    statute = _ORIGINALS.get(source)
+    if statute is None:
+        statute, _ = parse_encoding(source, "original.lex")
+        _ORIGINALS.clear()
+        _ORIGINALS[source] = statute
+    return statute
+
+
+def run_job(job: Job) -> MutantResult:
+    """Returns the result of running one mutant through checks, proofs, tests and the
+    equivalence proof (in a fresh temporary folder, removed afterwards)."""
+    started = time.perf_counter()
+    folder = Path(tempfile.mkdtemp(prefix=f"lextrace-{job.mutant.id}-"))
+    try:
+        result = _run_in(job, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _run_in(job: Job, folder: Path) -> MutantResult:
+    from lextrace.dsl.loader import analyse
+
+    from .report import run
+
+    mutant = job.mutant
+    path = folder / f"{mutant.id}.lex"
+    path.write_text(mutant.apply(job.source), encoding="utf-8")
+    official = folder / job.official_name
+    official.parent.mkdir(parents=True, exist_ok=True)
+    official.write_text(job.official_text, encoding="utf-8")
+    result = MutantResult(mutant, "survived")
+    # (a) static checks
+    analysis = analyse(path)
+    errors = analysis.errors
+    result.check_errors = [f"{d.line}:{d.column}: {d.message}" for d in errors]
+    result.numbers_only = bool(errors) and all(NUMBER_CHECK in d.message for d in errors)
+    if errors:
+        result.status = "check"
+    statute = analysis.statute
+    # (b) proofs, also on mutants only the number check rejects
+    if statute is not None and (not errors or result.numbers_only):
+        try:
+            report = run(statute, job.timeout, job.budget)
+            failed = [o for o in report.outcomes if o.status in PROOF_KILLS]
+            result.unknown = sum(1 for o in report.outcomes if o.status == "UNKNOWN")
+            result.proof_failures = [f"{o.status} {o.check.name}" for o in failed]
+        except Exception as error:  # the verifier cannot even build the checks
+            result.proof_failures = [f"ERROR the verifier failed: {type(error).__name__}: {error}"]
+        result.proofs_alone = bool(result.proof_failures)
+        if result.proofs_alone and not errors:
+            result.status = "proof"
+    if result.status != "survived" and result.proofs_alone is not False:
+        return result
+    # (c) tests, for survivors
+    if result.status == "survived" and job.tests:
+        failed_tests, detail = _run_tests(path, job)
+        if failed_tests:
+            result.status = "tests"
+            result.tests_detail = detail
+            return result
+    # (d) equivalence: of survivors, and of what only the number check caught
+    assert statute is not None
+    try:
+        result.equivalence = equivalence(_original(job.source), statute, job.timeout * 2)
+    except EncodingError as error:  # pragma: no cover - the original parsed before
+        result.equivalence = Equivalence("error", "built-in", str(error))
+    if result.status == "survived" and result.equivalence.verdict == "equivalent":
+        result.status = "equivalent"
+    return result
+
+
+def _run_tests(path: Path, job: Job) -> tuple[bool, str]:
+    """Returns (failed, the last lines of pytest's output) for the tests run on `path`."""
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-x",
+        "-p",
+        "no:cacheprovider",
+        *job.test_files,
+    ]
+    env = {**os.environ, "LEXTRACE_ENCODING": str(path)}
+    try:
+        completed = subprocess.run(
+            command,
+            cwd=job.tests_root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TEST_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return True, f"the tests did not finish within {TEST_TIMEOUT_SECONDS} s"
+    lines = [line for line in completed.stdout.splitlines() if line.strip()]
+    failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
+    detail = (failed or lines[-1:] or ["no output"])[0]
+    return completed.returncode != 0, _snippet(detail, 160)
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole run
+
+
+class UnusableEncoding(Exception):
+    """The encoding cannot serve as the original of a mutation run (it does not check, does
+    not prove, or its tests fail)."""
+
+
+@dataclass
+class MutationReport:
+    """The results of a mutation run, one per mutant, in source order."""
+
+    statute: str
+    encoding: str
+    generated: int
+    results: list[MutantResult]
+    seconds: float
+    timeout: float
+    budget: float
+    tests: bool
+    limit: int | None = None
+    seed: int = 0
+
+    def totals(self) -> dict[str, int]:
+        """Returns the counts: mutants, killed by check / proof / tests, by proofs alone
+        (ignoring the number check), equivalent, survived, killed and non-equivalent."""
+        count = {status: 0 for status in STATUSES}
+        for result in self.results:
+            count[result.status] += 1
+        killed = sum(count[s] for s in KILLED_BY)
+        return {
+            "mutants": len(self.results),
+            "killed_by_check": count["check"],
+            "killed_by_proof": count["proof"],
+            "killed_by_tests": count["tests"],
+            "equivalent": count["equivalent"],
+            "survived": count["survived"],
+            "killed": killed,
+            "non_equivalent": len(self.results) - count["equivalent"],
+            "proofs_alone_run": sum(1 for r in self.results if r.proofs_alone is not None),
+            "killed_by_proofs_alone": sum(1 for r in self.results if r.proofs_alone),
+            "proofs_alone_equivalent": sum(1 for r in self.results if _equivalent(r)),
+        }
+
+    @property
+    def kill_rate(self) -> Fraction | None:
+        """Returns killed / non-equivalent mutants (None when every mutant is equivalent)."""
+        totals = self.totals()
+        if not totals["non_equivalent"]:
+            return None
+        return Fraction(totals["killed"], totals["non_equivalent"])
+
+    @property
+    def proofs_alone_rate(self) -> Fraction | None:
+        """Returns what the proofs alone kill, ignoring the number check, out of the mutants
+        they could run on that are not equivalent (None when there are none)."""
+        totals = self.totals()
+        runnable = totals["proofs_alone_run"] - totals["proofs_alone_equivalent"]
+        if runnable <= 0:
+            return None
+        return Fraction(totals["killed_by_proofs_alone"], runnable)
+
+    @property
+    def equivalence_methods(self) -> list[str]:
+        """Returns the equivalence methods used, in first-use order."""
+        methods: list[str] = []
+        for result in self.results:
+            if result.equivalence and result.equivalence.method not in methods:
+                methods.append(result.equivalence.method)
+        return methods
+
+    def by_kind(self) -> dict[str, dict[str, int]]:
+        """Returns, for each kind present, how many mutants ended with each status."""
+        found: dict[str, dict[str, int]] = {}
+        for kind in KINDS:
+            rows = [r for r in self.results if r.mutant.kind == kind]
+            if rows:
+                found[kind] = {"mutants": len(rows)}
+                for status in STATUSES:
+                    found[kind][status] = sum(1 for r in rows if r.status == status)
+                found[kind]["proofs_alone"] = sum(1 for r in rows if r.proofs_alone)
+        return found
+
+
+def _equivalent(result: MutantResult) -> bool:
+    return result.equivalence is not None and result.equivalence.verdict == "equivalent"
+
+
+def percent(rate: Fraction | None) -> str:
+    """Returns a rate as a percentage rounded half-up to two decimals ("93.33"), or "n/a"."""
+    if rate is None:
+        return "n/a"
+    hundredths = rate * 10000
+    whole = int(hundredths)  # rates are never negative
+    if hundredths - whole >= Fraction(1, 2):
+        whole += 1
+    return f"{whole // 100}.{whole % 100:02d}"
+
+
+def run_mutants(
+    encoding: str | Path,
+    limit: int | None = None,
+    seed: int = 0,
+    tests: bool = False,
+    timeout: float = 2.0,
+    budget: float = 60.0,
+    jobs: int = 2,
+    tests_root: str | Path | None = None,
+    progress: Callable[[int, int, MutantResult], None] | None = None,
+) -> MutationReport:
+    """Returns the report of running the mutants of the encoding at `encoding` (at most
+    `limit` of them, chosen with `seed`) through checks, proofs (each Z3 call within `timeout`
+    seconds, each mutant's proofs within `budget`), with `tests` the fast tests, and the
+    equivalence proof; `jobs` processes run mutants side by side.
+
+    Raises UnusableEncoding when the encoding does not check, a proof of it fails, or (with
+    `tests`) its own tests fail: mutants of it would measure nothing.
+    """
+    from lextrace.dsl.loader import analyse
+
+    from .report import run
+
+    started = time.perf_counter()
+    path = Path(encoding)
+    try:
+        analysis = analyse(path)
+    except EncodingError as error:
+        raise UnusableEncoding(error.render()) from None
+    if analysis.errors or analysis.statute is None:
+        shown = "; ".join(f"{d.line}:{d.column}: {d.message}" for d in analysis.errors[:3])
+        raise UnusableEncoding(f"{path}: {len(analysis.errors)} error(s): {shown}")
+    statute = analysis.statute
+    assert analysis.official_path is not None
+    baseline = run(statute, timeout, budget)
+    broken = [o for o in baseline.outcomes if o.status in PROOF_KILLS]
+    if broken:
+        names = ", ".join(f"{o.status} {o.check.name}" for o in broken[:3])
+        raise UnusableEncoding(f"{path}: the original does not verify ({names})")
+    root = str(Path(tests_root)) if tests_root is not None else None
+    if tests:
+        root = root or str(default_tests_root())
+        baseline_job = Job(
+            Mutant("original", "", "", 0, "", "", ()),
+            analysis.source,
+            statute.official,
+            "",
+            timeout,
+            budget,
+            True,
+            root,
+        )
+        failed, detail = _run_tests(path.resolve(), baseline_job)
+        if failed:
+            raise UnusableEncoding(f"{path}: the tests fail on the original: {detail}")
+    mutants = generate(statute)
+    chosen = select(mutants, limit, seed)
+    official_text = Path(analysis.official_path).read_text(encoding="utf-8")
+    work = [
+        Job(m, analysis.source, statute.official, official_text, timeout, budget, tests, root)
+        for m in chosen
+    ]
+    results = list(_execute(work, jobs, progress))
+    return MutationReport(
+        statute=statute.name,
+        encoding=str(path),
+        generated=len(mutants),
+        results=results,
+        seconds=time.perf_counter() - started,
+        timeout=timeout,
+        budget=budget,
+        tests=tests,
+        limit=limit,
+        seed=seed,
+    )
+
+
+def default_tests_root() -> Path:
+    """Returns the folder holding tests/: the working folder when it has the fast tests,
+    else the project the package was installed from."""
+    here = Path.cwd()
+    if all((here / name).is_file() for name in TEST_FILES):
+        return here
+    return Path(__file__).resolve().parent.parent
+
+
+def _execute(
+    work: list[Job],
+    jobs: int,
+    progress: Callable[[int, int, MutantResult], None] | None,
+) -> Iterator[MutantResult]:
+    """Yields the results of `work`, in order, computed by `jobs` processes (in this one
+    when `jobs` is 1 or there is a single job)."""
+    done = 0
+    if jobs <= 1 or len(work) <= 1:
+        for job in work:
+            result = run_job(job)
+            done += 1
+            if progress:
+                progress(done, len(work), result)
+            yield result
+        return
+    # Spawned workers: Z3 contexts do not survive a fork safely.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = [pool.submit(run_job, job) for job in work]
+        results: dict[int, MutantResult] = {}
+        for index, future in enumerate(futures):
+            results[index] = future.result()
+            done += 1
+            if progress:
+                progress(done, len(work), results[index])
+        for index in range(len(work)):
+            yield results[index]
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendering
+
+
+def outcome_text(result: MutantResult) -> str:
+    """Returns what became of a mutant in a few words, e.g. "killed by proof"."""
+    if result.killed:
+        return f"killed by {result.status}"
+    return result.status
+
+
+def _why(result: MutantResult) -> str:
+    if result.status == "check":
+        first = result.check_errors[0] if result.check_errors else ""
+        alone = {True: "proofs alone: killed", False: "proofs alone: missed", None: ""}[
+            result.proofs_alone
+        ]
+        extra = f" ({len(result.check_errors)} errors)" if len(result.check_errors) > 1 else ""
+        parts = [_snippet(first, 70) + extra]
+        if alone:
+            parts.append(alone)
+            if result.proofs_alone:
+                parts.append(_snippet(result.proof_failures[0], 60))
+        return "; ".join(parts)
+    if result.status == "proof":
+        more = len(result.proof_failures) - 1
+        return _snippet(result.proof_failures[0], 70) + (f" (+{more} more)" if more else "")
+    if result.status == "tests":
+        return result.tests_detail
+    if result.equivalence is not None:
+        return f"{result.equivalence.detail} [{result.equivalence.method}]"
+    return ""
+
+
+def render_text(report: MutationReport) -> str:
+    """Returns the report for people: one line per mutant, totals by kind, survivors, rates."""
+    lines = [
+        f"mutation run of {report.statute} ({report.encoding}): {len(report.results)} of "
+        f"{report.generated} mutants, proofs within {report.timeout:g} s a call, "
+        f"tests {'on' if report.tests else 'off'}",
+        "",
+    ]
+    for result in report.results:
+        mutant = result.mutant
+        why = _why(result)
+        lines.append(
+            f"{mutant.id}  {mutant.kind:<17} {mutant.citation:<12} line {mutant.line:<4} "
+            f"{outcome_text(result):<16} {mutant.description}"
+        )
+        if why:
+            lines.append(f"      {why}")
+    lines.append("")
+    lines.append("by kind:")
+    for kind, row in report.by_kind().items():
+        shown = ", ".join(f"{row[s]} {s}" for s in STATUSES if row[s])
+        lines.append(
+            f"  {kind:<17} {row['mutants']:>3} mutants: {shown}; proofs alone kill "
+            f"{row['proofs_alone']}"
+        )
+    totals = report.totals()
+    survivors = [r for r in report.results if r.status == "survived"]
+    if survivors:
+        lines.append("")
+        lines.append("survivors:")
+        for result in survivors:
+            lines.append(f"  {result.mutant.id}  {result.mutant.description}")
+    lines.append("")
+    lines.append(
+        f"{totals['mutants']} mutants: {totals['killed_by_check']} killed by the static checks, "
+        f"{totals['killed_by_proof']} by the proofs, {totals['killed_by_tests']} by the tests; "
+        f"{totals['equivalent']} equivalent, {totals['survived']} survived"
+    )
+    lines.append(
+        f"kill rate: {totals['killed']}/{totals['non_equivalent']} non-equivalent mutants = "
+        f"{percent(report.kill_rate)} %"
+    )
+    runnable = totals["proofs_alone_run"] - totals["proofs_alone_equivalent"]
+    lines.append(
+        f"proofs alone (ignoring the number check): {totals['killed_by_proofs_alone']}/"
+        f"{runnable} non-equivalent mutants they could run on = "
+        f"{percent(report.proofs_alone_rate)} %"
+    )
+    methods = ", ".join(report.equivalence_methods) or "none needed"
+    lines.append(f"equivalence: {methods}; {report.seconds:.1f} s in all")
+    return "\n".join(lines)
+
+
+def to_json(report: MutationReport) -> dict[str, object]:
+    """Returns the report as JSON: {"statute", "encoding", "totals", "kill_rate", "by_kind",
+    "mutants": [{id, kind, citation, line, description, status, killed_by, ...}], ...}."""
+    mutants = []
+    for result in report.results:
+        mutant = result.mutant
+        entry: dict[str, object] = {
+            "id": mutant.id,
+            "kind": mutant.kind,
+            "citation": mutant.citation,
+            "line": mutant.line,
+            "owner": mutant.owner,
+            "description": mutant.description,
+            "status": result.status,
+            "killed_by": result.status if result.killed else None,
+            "check_errors": result.check_errors,
+            "numbers_only": result.numbers_only,
+            "proof_failures": result.proof_failures,
+            "proofs_alone": result.proofs_alone,
+            "unknown_checks": result.unknown,
+            "seconds": round(result.seconds, 3),
+            "edits": [{"start": e.start, "end": e.end, "text": e.text} for e in mutant.edits],
+        }
+        if result.tests_detail:
+            entry["tests_detail"] = result.tests_detail
+        if result.equivalence is not None:
+            entry["equivalence"] = {
+                "verdict": result.equivalence.verdict,
+                "method": result.equivalence.method,
+                "detail": result.equivalence.detail,
+            }
+        mutants.append(entry)
+
+    def rate(value: Fraction | None) -> dict[str, str] | None:
+        if value is None:
+            return None
+        return {"fraction": f"{value.numerator}/{value.denominator}", "percent": percent(value)}
+
+    return {
+        "statute": report.statute,
+        "encoding": report.encoding,
+        "generated": report.generated,
+        "limit": report.limit,
+        "seed": report.seed,
+        "timeout": report.timeout,
+        "budget": report.budget,
+        "tests": report.tests,
+        "seconds": round(report.seconds, 3),
+        "equivalence_methods": report.equivalence_methods,
+        "totals": report.totals(),
+        "kill_rate": rate(report.kill_rate),
+        "proofs_alone_rate": rate(report.proofs_alone_rate),
+        "by_kind": report.by_kind(),
+        "survivors": [r.mutant.id for r in report.results if r.status == "survived"],
+        "mutants": mutants,
+    }
