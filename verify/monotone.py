@@ -23,6 +23,9 @@ from .model import Model, Term
 from .solve import decide
 
 Key = tuple[str, tuple[Any, ...]]
+# The time a small, abstract formula gets before the next, more concrete tier is tried: small
+# formulas are decided at once when they can be, but Z3's luck varies with the process's state.
+QUICK_MS = 2000
 Direction = Literal["up", "down", "unknown"]
 
 
@@ -53,7 +56,7 @@ class MonotoneProver:
         key = tuple(sorted(f.get_id() for f in facts))
         if key in self.cache:
             return self.cache[key][1]
-        answer, _ = decide(facts, min(self.timeout_ms, 500) if quick else self.timeout_ms)
+        answer, _ = decide(facts, min(self.timeout_ms, QUICK_MS) if quick else self.timeout_ms)
         if answer != z3.unknown:
             self.cache[key] = (facts, answer == z3.unsat)
             return answer == z3.unsat
