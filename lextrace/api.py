@@ -6,9 +6,9 @@
 ...     "county_median_salary": "70000", "lowest_full_time_hourly_wage": "19.50",
 ...     "state_minimum_wage": "15.92", "distressed_municipality": True})
 >>> result.values["per_job_new"]                  # exact Fraction
-Fraction(2550, 1)
+Fraction(2975, 1)
 >>> result.to_json()["per_job_new"]               # rounded half-up to the cent
-'2550.00'
+'2975.00'
 """
 
 from __future__ import annotations

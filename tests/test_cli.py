@@ -222,3 +222,12 @@ def test_version_and_help() -> None:
     help_text = run("--help").stdout
     for command in ("evaluate", "explain", "batch", "check"):
         assert command in help_text
+
+
+def test_api_docstring_example_is_true() -> None:
+    import doctest
+
+    import lextrace.api
+
+    failures, tried = doctest.testmod(lextrace.api)
+    assert tried >= 3 and failures == 0
