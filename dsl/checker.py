@@ -99,6 +99,35 @@ def dependencies(statute: ast.Statute) -> dict[str, set[str]]:
     }
 
 
+def reachable_definitions(statute: ast.Statute, roots: list[str] | tuple[str, ...]) -> set[str]:
+    """Returns the definitions the named roots use, directly or not (the roots included)."""
+    graph = dependencies(statute)
+    reached: set[str] = set()
+    stack = list(roots)
+    while stack:
+        name = stack.pop()
+        if name in reached or name not in statute.definitions:
+            continue
+        reached.add(name)
+        stack.extend(graph[name])
+    return reached
+
+
+def readings_used(statute: ast.Statute, roots: list[str] | tuple[str, ...]) -> set[str]:
+    """Returns the readings the definitions behind the named roots rest on: those they are
+    annotated with, and those their expressions test."""
+    used: set[str] = set()
+    for name in reachable_definitions(statute, roots):
+        definition = statute.definitions[name]
+        used.update(definition.readings)
+        if isinstance(definition, ast.Cases):
+            for case in definition.cases:
+                used.update(case.readings)
+        for expr in definition_expressions(definition):
+            used.update(n.reading for n in walk(expr) if isinstance(n, ast.ReadingTest))
+    return used
+
+
 class _Checker:
     def __init__(self, statute: ast.Statute) -> None:
         self.statute = statute
@@ -706,15 +735,7 @@ class _Checker:
             roots |= references(statute, invariant.expr)
         for monotone in statute.monotones:
             roots |= {name for name, _ in monotone.results}
-        graph = dependencies(statute)
-        reached: set[str] = set()
-        stack = [r for r in roots if r in statute.definitions]
-        while stack:
-            name = stack.pop()
-            if name in reached:
-                continue
-            reached.add(name)
-            stack.extend(graph.get(name, ()))
+        reached = reachable_definitions(statute, sorted(roots))
         for name, definition in statute.definitions.items():
             if name not in reached:
                 self.report(

@@ -163,26 +163,9 @@ class Statute:
 
 def _readings_used(statute: ast.Statute) -> list[str]:
     """Returns the readings that the definitions behind the results rest on, in ID order."""
-    from .dsl.checker import definition_expressions, dependencies, walk
+    from .dsl.checker import readings_used
 
-    graph = dependencies(statute)
-    reached: set[str] = set()
-    stack = list(statute.result_names)
-    while stack:
-        name = stack.pop()
-        if name in reached or name not in statute.definitions:
-            continue
-        reached.add(name)
-        stack.extend(graph[name])
-    used: set[str] = set()
-    for name in reached:
-        definition = statute.definitions[name]
-        used.update(definition.readings)
-        if isinstance(definition, ast.Cases):
-            for case in definition.cases:
-                used.update(case.readings)
-        for expr in definition_expressions(definition):
-            used.update(n.reading for n in walk(expr) if isinstance(n, ast.ReadingTest))
+    used = readings_used(statute, statute.result_names)
     return sorted(used, key=lambda rid: (int(rid[1:]) if rid[1:].isdigit() else 10**6, rid))
 
 

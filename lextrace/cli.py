@@ -19,6 +19,7 @@ from typing import IO, Any, ClassVar, TypeVar
 import click
 
 from .dsl.errors import EncodingError, FieldProblem, ScenarioError
+from .options import output_format, z3_budget, z3_timeout
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 F = TypeVar("F", bound=Callable[..., Any])
@@ -404,30 +405,11 @@ def check(encoding: str | None, official: str | None, quiet: bool) -> None:
 
 @cli.command()
 @click.argument("encoding", required=False, type=click.Path(dir_okay=False))
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="How to print the report.",
-)
+@output_format("text", "json", what="the report")
 @click.option("--junit", type=click.Path(dir_okay=False), help="Also write JUnit XML here.")
 @click.option("--sarif", type=click.Path(dir_okay=False), help="Also write SARIF 2.1.0 here.")
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0.01, 3600),
-    default=10.0,
-    show_default=True,
-    help="Seconds allowed to each Z3 call.",
-)
-@click.option(
-    "--budget",
-    type=click.FloatRange(0.01, 36000),
-    default=120.0,
-    show_default=True,
-    help="Seconds allowed to the whole run; checks left over end UNKNOWN.",
-)
+@z3_timeout(10.0, what="each Z3 call")
+@z3_budget(120.0, what="the whole run")
 @click.option("--allow-unknown", is_flag=True, help="Do not fail on UNKNOWN (Z3 timeouts).")
 @click.option(
     "--counterexamples",

@@ -11,25 +11,14 @@ import json
 
 import click
 
+from .options import output_format, z3_timeout
+
 
 @click.command(name="diff")
 @click.argument("old", type=click.Path(dir_okay=False))
 @click.argument("new", type=click.Path(dir_okay=False))
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="How to print the diff.",
-)
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0.01, 3600),
-    default=10.0,
-    show_default=True,
-    help="Seconds allowed to Z3 for each result.",
-)
+@output_format("text", "json", what="the diff")
+@z3_timeout(10.0, what="Z3 for each result")
 def diff(old: str, new: str, output_format: str, timeout: float) -> None:
     """Compare two encodings: clauses reworded, rules changed, and for each result a Z3 proof
     that it is unchanged for every valid scenario, or a witness scenario where it changes.

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from .cli import BadInput
+from .options import output_format, z3_budget, z3_timeout
 
 
 def _default_encoding() -> Path:
@@ -47,28 +48,9 @@ def _progress(done: int, total: int, result: Any) -> None:
     is_flag=True,
     help="Also run the fast tests on every mutant the checks and proofs let through.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="How to print the report.",
-)
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0.01, 3600),
-    default=2.0,
-    show_default=True,
-    help="Seconds allowed to each Z3 call.",
-)
-@click.option(
-    "--budget",
-    type=click.FloatRange(0.1, 36000),
-    default=60.0,
-    show_default=True,
-    help="Seconds allowed to the proofs of one mutant; checks left over end UNKNOWN.",
-)
+@output_format("text", "json", what="the report")
+@z3_timeout(2.0, what="each Z3 call")
+@z3_budget(60.0, what="the proofs of one mutant")
 @click.option(
     "--jobs",
     type=click.IntRange(1, 64),

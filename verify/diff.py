@@ -29,7 +29,7 @@ from typing import Any
 import z3
 
 from lextrace.dsl import ast
-from lextrace.dsl.checker import definition_expressions, dependencies, walk
+from lextrace.dsl.checker import readings_used
 from lextrace.dsl.values import Value, cents_string, exact_string
 
 from .model import Model, Shared, Term, decimal_constraints
@@ -508,25 +508,7 @@ def link(old: ast.Statute, new: ast.Statute) -> Link:
 
 def _readings_used(statute: ast.Statute, result: str) -> set[str]:
     """Returns the readings the definitions behind one result rest on."""
-    graph = dependencies(statute)
-    reached: set[str] = set()
-    stack = [result]
-    while stack:
-        name = stack.pop()
-        if name in reached or name not in statute.definitions:
-            continue
-        reached.add(name)
-        stack.extend(graph[name])
-    used: set[str] = set()
-    for name in reached:
-        definition = statute.definitions[name]
-        used.update(definition.readings)
-        if isinstance(definition, ast.Cases):
-            for case in definition.cases:
-                used.update(case.readings)
-        for expr in definition_expressions(definition):
-            used.update(n.reading for n in walk(expr) if isinstance(n, ast.ReadingTest))
-    return used
+    return readings_used(statute, [result])
 
 
 def _reading_order(reading_id: str) -> tuple[int, str]:
