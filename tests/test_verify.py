@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -16,7 +17,7 @@ from lextrace import Statute, load_statute
 from lextrace.dsl.scenario import validate
 from lextrace.statute import AMENDMENTS
 from lextrace.verify.checks import ERROR, PROVED, UNKNOWN, VACUOUS, VIOLATED, Outcome, Verifier
-from lextrace.verify.report import Report, run, to_json, to_junit, to_sarif
+from lextrace.verify.report import run
 
 BREAKING = AMENDMENTS / "uncapped-port-bonus" / "nj-34-1b-343.lex"
 KEEPING = AMENDMENTS / "small-business-750" / "nj-34-1b-343.lex"
@@ -36,22 +37,38 @@ def lextrace(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def bundled_report(statute: Statute) -> Report:
-    """The proof report of the bundled statute."""
-    return run(statute.ast)
+def bundled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """The proof report of the bundled statute, from `lextrace verify` in a fresh process (as a
+    user or CI runs it), with its JSON, JUnit and SARIF outputs."""
+    folder = tmp_path_factory.mktemp("proofs")
+    completed = lextrace(
+        "verify",
+        "--format",
+        "json",
+        "--junit",
+        str(folder / "proofs.xml"),
+        "--sarif",
+        str(folder / "proofs.sarif"),
+    )
+    report = json.loads(completed.stdout)
+    return {
+        "exit": completed.returncode,
+        "report": report,
+        "junit": ElementTree.parse(folder / "proofs.xml").getroot(),
+        "sarif": json.loads((folder / "proofs.sarif").read_text(encoding="utf-8")),
+    }
 
 
-def test_every_check_of_the_bundled_statute_is_proved(bundled_report: Report) -> None:
-    statuses = {o.check.name: o.status for o in bundled_report.outcomes}
-    assert set(statuses.values()) == {PROVED}, {n: s for n, s in statuses.items() if s != PROVED}
-    kinds = {o.check.kind for o in bundled_report.outcomes}
-    assert kinds == {"invariant", "monotone", "well-formed", "bound"}
-    assert len(bundled_report.outcomes) >= 100
-    assert bundled_report.ok
+def test_every_check_of_the_bundled_statute_is_proved(bundled: dict) -> None:
+    checks = bundled["report"]["checks"]
+    assert [c for c in checks if c["status"] != PROVED] == []
+    assert {c["kind"] for c in checks} == {"invariant", "monotone", "well-formed", "bound"}
+    assert len(checks) >= 100
+    assert bundled["report"]["ok"] is True and bundled["exit"] == 0
 
 
-def test_the_issue_invariants_are_all_there(bundled_report: Report) -> None:
-    names = {o.check.name for o in bundled_report.outcomes}
+def test_the_issue_invariants_are_all_there(bundled: dict) -> None:
+    names = {c["name"] for c in bundled["report"]["checks"]}
     for expected in [
         "allowance_at_most_1000(covered=true)",
         "cap_b3(covered=false)",
@@ -69,6 +86,17 @@ def test_the_issue_invariants_are_all_there(bundled_report: Report) -> None:
     ]:
         assert expected in names
     assert any(name.startswith("division by zero:") for name in names)
+
+
+def test_report_formats(bundled: dict) -> None:
+    first = bundled["report"]["checks"][0]
+    assert {"name", "citation", "status", "seconds"} <= set(first)
+    assert first["citation"].startswith("N.J.S.A. 34:1B-343(")
+    suite = bundled["junit"]
+    assert suite.get("failures") == "0"
+    assert len(suite.findall("testcase")) == len(bundled["report"]["checks"])
+    sarif = bundled["sarif"]
+    assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"] == []
 
 
 def test_breaking_amendment_fails_with_a_counterexample_explain_reproduces(
@@ -177,18 +205,6 @@ def test_unknown_fails_unless_allowed(statute: Statute) -> None:
     assert lextrace("verify", "--budget", "0.01", "--allow-unknown").returncode == 0
 
 
-def test_report_formats(bundled_report: Report) -> None:
-    data = to_json(bundled_report)
-    assert data["ok"] is True
-    first = data["checks"][0]
-    assert {"name", "citation", "status", "seconds"} <= set(first)
-    suite = ElementTree.fromstring(to_junit(bundled_report))
-    assert suite.get("failures") == "0"
-    assert len(suite.findall("testcase")) == len(bundled_report.outcomes)
-    sarif = to_sarif(bundled_report)
-    assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"] == []
-
-
 def test_sarif_points_at_the_encoding_lines(tmp_path: Path) -> None:
     sarif_path = tmp_path / "out.sarif"
     junit_path = tmp_path / "out.xml"
@@ -214,3 +230,26 @@ def test_outcome_failure_statuses() -> None:
         (ERROR, True),
     ]:
         assert Outcome(check=None, status=status, seconds=0.0).failed is failed  # type: ignore[arg-type]
+
+
+def test_diff_of_the_bundled_statute_and_the_keeping_amendment(statute: Statute) -> None:
+    """Every result either proved equal or with a witness both evaluators confirm: the change
+    of (c)(1)(e) from $500 to $750 moves a small business's gross amount by at most $250."""
+    from lextrace.verify.diff import compare_results
+
+    amendment = load_statute(KEEPING)
+    comparisons = {c.name: c for c in compare_results(statute.ast, amendment.ast)}
+    assert comparisons["area_tier"].status == "equal"
+    different = [c for c in comparisons.values() if c.status == "different"]
+    assert {c.name for c in different} >= {"per_job_new", "annual_credit"}
+    for comparison in different:
+        witness = comparison.witness
+        assert witness is not None and witness.get("small_business") is True
+        old = statute.evaluate(witness, comparison.readings)
+        new = amendment.evaluate(witness, comparison.readings)
+        assert old.to_json()[comparison.name] == comparison.old_value
+        assert new.to_json()[comparison.name] == comparison.new_value
+        assert comparison.old_value != comparison.new_value
+    per_job = comparisons["per_job_new"]
+    rise = Fraction(per_job.new_value) - Fraction(per_job.old_value)
+    assert 0 < rise <= 250
