@@ -197,11 +197,6 @@ class TextPiece:
     reason: str | None = None
     clause: Clause | None = field(default=None, repr=False)
 
-    @property
-    def text_span(self) -> Span:
-        """The span of the words themselves (inside the quotes)."""
-        return self.span
-
 
 @dataclass(frozen=True)
 class Param:

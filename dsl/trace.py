@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
-from fractions import Fraction
 
 from . import ast
 from .evaluator import INPUT, Evaluation, Key, Step, step_label
@@ -226,10 +225,3 @@ def _md_escape(text: str) -> str:
 def _reading_order(reading_id: str) -> tuple[int, str]:
     digits = reading_id.lstrip("I")
     return (int(digits), reading_id) if digits.isdigit() else (10**6, reading_id)
-
-
-def exact_value(value: Value) -> str | None:
-    """Returns an exact rational's text, None for booleans, enum members and absent values."""
-    if value is None or isinstance(value, bool | str):
-        return None
-    return exact_string(Fraction(value))

@@ -23,7 +23,7 @@ from typing import Any
 import z3
 
 from lextrace.dsl import ast
-from lextrace.dsl.evaluator import Evaluation, EvaluationError, Program, evaluate
+from lextrace.dsl.evaluator import Evaluation, EvaluationError, Program, evaluate, step_label
 from lextrace.dsl.values import Value, dollars
 
 from .model import Model, Term, decimal_constraints
@@ -392,14 +392,16 @@ class Verifier:
                     time.perf_counter() - started,
                     detail=f"{proof.steps} local steps, {proof.cached} shared with other inputs",
                 )
+            undecided = ", ".join(step_label(k, None) + str(k[1] or "") for k in proof.undecided)
         # Not proved compositionally: the whole formula decides, with a counterexample if any.
         answer, solver = self._decide(check, z3.Not(check.claim))
         if answer == z3.unsat:
             return self._proved(check, started, "")
         if answer == z3.unknown:
-            return Outcome(
-                check, UNKNOWN, time.perf_counter() - started, detail=solver.reason_unknown()
-            )
+            detail = solver.reason_unknown()
+            if check.compositional is not None:
+                detail += f"; local steps not decided: {undecided or 'none'}"
+            return Outcome(check, UNKNOWN, time.perf_counter() - started, detail=detail)
         model = solver.model()
         # Prefer a counterexample in whole cents, which a scenario file can state exactly.
         decimals = decimal_constraints(self.first)

@@ -12,7 +12,6 @@ another input) are decided once.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -49,7 +48,6 @@ class MonotoneProver:
         self.timeout_ms = timeout_ms
         # Keyed by AST ids; the facts are kept alive with the answer so that no id is reused.
         self.cache: dict[tuple[int, ...], tuple[list[Term], bool]] = {}
-        self.signs: dict[Key, bool] = {}
         self.facts: dict[tuple[str, Key], bool] = {}
 
     def _unsat(self, facts: list[Term], quick: bool = False) -> bool:
@@ -76,15 +74,6 @@ class MonotoneProver:
                     found.add(key)
                     changed = True
         return found
-
-    def non_negative(self, key: Key) -> bool:
-        """Returns True when the definition instance is proved never negative."""
-        if key not in self.signs:
-            term = self.first.memo[key]
-            self.signs[key] = (not z3.is_bool(term)) and self._unsat(
-                [*self.first.constraints, term < 0]
-            )
-        return self.signs[key]
 
     def _local(
         self,
@@ -315,10 +304,3 @@ def _moved(before: Term, after: Term, direction: Direction) -> Term:
     if z3.is_bool(before):
         return z3.Implies(before, after) if direction == "up" else z3.Implies(after, before)
     return after >= before if direction == "up" else after <= before
-
-
-def timed(function: Callable[[], Any]) -> tuple[Any, float]:
-    """Returns a function's value and the seconds it took."""
-    started = time.perf_counter()
-    value = function()
-    return value, time.perf_counter() - started
