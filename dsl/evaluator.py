@@ -414,3 +414,16 @@ def evaluate(
     for name in program.statute.result_names:
         evaluation.get(name)
     return evaluation
+
+
+_COMPILED: dict[int, tuple[ast.Statute, Program]] = {}
+
+
+def compiled(statute: ast.Statute) -> Program:
+    """Returns the statute compiled once and kept (for conditions on inputs, which run with
+    the same semantics as the rules)."""
+    cached = _COMPILED.get(id(statute))
+    if cached is None or cached[0] is not statute:
+        cached = (statute, Program(statute))
+        _COMPILED[id(statute)] = cached
+    return cached[1]

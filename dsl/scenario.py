@@ -194,9 +194,9 @@ class _Validator:
     def holds(self, expr: ast.Expr | None, values: Mapping[str, Value]) -> bool:
         if expr is None:
             return True
-        from .evaluator import Evaluation  # the same semantics as the rules
+        from .evaluator import Evaluation, compiled
 
-        program = _condition_program(self.statute)
+        program = compiled(self.statute)
         evaluation = Evaluation(program, values, {}, tracing=False)
         return bool(program.expr(expr)(evaluation, {}))
 
@@ -263,19 +263,6 @@ def _exact_text(value: Value) -> str:
     if isinstance(value, Fraction | int) and not isinstance(value, bool):
         return ExactNumber(decimal_string(value, places=6))
     return str(value)
-
-
-_PROGRAMS: dict[int, Any] = {}
-
-
-def _condition_program(statute: ast.Statute) -> Any:
-    from .evaluator import Program
-
-    program = _PROGRAMS.get(id(statute))
-    if program is None or program.statute is not statute:
-        program = Program(statute)
-        _PROGRAMS[id(statute)] = program
-    return program
 
 
 def validate(statute: ast.Statute, scenario: object, source: str | None = None) -> dict[str, Value]:

@@ -38,20 +38,6 @@ def _literal(expr: ast.Expr, drawn: dict[str, Value]) -> Fraction | None:
     return None
 
 
-_PROGRAMS: dict[int, tuple[ast.Statute, Any]] = {}
-
-
-def _program(statute: ast.Statute) -> Any:
-    """Returns the statute compiled once (conditions on inputs run as the evaluator runs them)."""
-    from lextrace.dsl.evaluator import Program
-
-    cached = _PROGRAMS.get(id(statute))
-    if cached is None or cached[0] is not statute:
-        cached = (statute, Program(statute))
-        _PROGRAMS[id(statute)] = cached
-    return cached[1]
-
-
 def _condition_holds(
     statute: ast.Statute, expr: ast.Expr | None, drawn: dict[str, Value]
 ) -> bool | None:
@@ -59,12 +45,12 @@ def _condition_holds(
     if expr is None:
         return True
     from lextrace.dsl.checker import walk
-    from lextrace.dsl.evaluator import Evaluation, EvaluationError
+    from lextrace.dsl.evaluator import Evaluation, EvaluationError, compiled
 
     names = {n.name for n in walk(expr) if isinstance(n, ast.Ref) and n.name in statute.inputs}
     if not names <= set(drawn):
         return None
-    program = _program(statute)
+    program = compiled(statute)
     try:
         return bool(program.expr(expr)(Evaluation(program, drawn, {}, False), {}))
     except (EvaluationError, KeyError, TypeError):
