@@ -75,3 +75,14 @@ def test_bounds_match_the_format(statute: Statute, name: str, words: str) -> Non
 def test_every_field_is_used_by_a_clause(statute: Statute) -> None:
     for field in fields(statute.ast):
         assert field.clauses, field.name
+
+
+def test_the_ci_recipe_is_the_same_in_the_readme_and_the_docs() -> None:
+    from conftest import ROOT
+
+    def recipe(path: str) -> str:
+        text = (ROOT / path).read_text(encoding="utf-8")
+        return text[text.index("CI recipe") :].split("## The Python API")[0].strip()
+
+    assert "lextrace verify --sarif" in recipe("README.md")
+    assert recipe("README.md") == recipe("docs/proofs.md")
