@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from fractions import Fraction
 from importlib import resources
 from typing import cast
@@ -586,15 +587,68 @@ def _is_whole(expr: ast.Expr) -> bool:
     )
 
 
+MAX_SYNTAX_ERRORS = 20
+
+
+def _error_position(error: UnexpectedInput, text: str) -> int:
+    if isinstance(error, UnexpectedToken) and error.token.type != "$END":
+        return error.token.start_pos or 0
+    if isinstance(error, UnexpectedCharacters):
+        return error.pos_in_stream
+    return len(text)
+
+
+def _statement_bounds(text: str, position: int) -> tuple[int, int] | None:
+    """Returns the span of the declaration or rule around `position`: from just after the
+    previous `;`, `{` or `}` to the next `;` (statute words and comments skipped), or None
+    when there is nothing left to blank."""
+    boundaries: list[int] = []
+    ends: list[int] = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == '"':
+            closing = text.find('"', index + 1)
+            index = len(text) if closing < 0 else closing + 1
+            continue
+        if char == "#":
+            newline = text.find("\n", index)
+            index = len(text) if newline < 0 else newline
+            continue
+        if char in ";{}":
+            boundaries.append(index)
+            if char == ";":
+                ends.append(index)
+        index += 1
+    start = max((b + 1 for b in boundaries if b < position), default=0)
+    end = min((e + 1 for e in ends if e >= position), default=-1)
+    if end < 0 or not text[start:end].strip():
+        return None
+    return start, end
+
+
 def parse_encoding(source: str, path: str) -> tuple[ast.Statute, list[Diagnostic]]:
     """Returns the statute parsed from `source` and the structural problems found.
 
     Raises EncodingError (with file:line:column and what was expected) on a syntax error.
     """
-    try:
-        tree = _parser().parse(source)
-    except UnexpectedInput as error:
-        raise EncodingError([_syntax_diagnostic(error, path, source)], source) from None
+    found: list[Diagnostic] = []
+    text = source
+    while True:
+        try:
+            tree = _parser().parse(text)
+            break
+        except UnexpectedInput as error:
+            found.append(_syntax_diagnostic(error, path, source))
+            bounds = _statement_bounds(text, _error_position(error, text))
+            if bounds is None or len(found) >= MAX_SYNTAX_ERRORS:
+                break
+            # Blank the broken statement (keeping every line and column) and parse again, so
+            # that every syntax error of the file is reported, each once.
+            start, end = bounds
+            text = text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+    if found:
+        raise EncodingError(found, source)
     builder = _Builder(path, source)
     statute = builder.build(tree)
     return statute, builder.diagnostics

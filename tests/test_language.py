@@ -331,3 +331,23 @@ def test_whitespace_does_not_matter(tmp_path: Path, encoding_source: str) -> Non
         tmp_path, encoding_source, "$2,000 per year for the", "$2,000\n         per   year\tfor the"
     )
     assert messages(variant) == []
+
+
+def test_several_syntax_errors_are_all_reported_once() -> None:
+    source = (
+        'statute "X" official "x.txt"\n'
+        'input a: money = $0 "a";\n'
+        'input b: money = "b";\n'
+        "section 1. {\n"
+        ' a. "words; with a semicolon" {\n'
+        "  rule x: money = ;\n"
+        "  rule y: money = a + ;\n"
+        "  rule z: money = a;\n"
+        " }\n"
+        "}\n"
+    )
+    with pytest.raises(EncodingError) as caught:
+        parse_encoding(source, "three.lex")
+    located = [(d.line, d.column) for d in caught.value.diagnostics]
+    assert located == [(3, 18), (6, 19), (7, 23)]
+    assert caught.value.render().endswith("3 errors found")
