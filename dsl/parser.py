@@ -6,11 +6,12 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from fractions import Fraction
 from importlib import resources
-from typing import cast
+from typing import Any, cast
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -95,14 +96,28 @@ def _syntax_diagnostic(error: UnexpectedInput, path: str, source: str) -> Diagno
             detail=f"expected {_expected_words(error.expected)}",
         )
     shown = token.value if len(token.value) <= 40 else token.value[:37] + "..."
+    keywords = [
+        pattern.value
+        for name in error.expected
+        if (pattern := _terminal_pattern(name)) is not None and pattern.type == "str"
+    ]
+    close = difflib.get_close_matches(str(token.value), keywords, n=1, cutoff=0.6)
     return Diagnostic(
         path,
         line,
         column,
         f"unexpected {shown!r}",
         detail=f"expected {_expected_words(error.expected)}",
+        hint=f"did you mean '{close[0]}'?" if close else None,
         width=max(1, min(len(token.value), 40)),
     )
+
+
+def _terminal_pattern(name: str) -> Any:
+    try:
+        return _parser().get_terminal(name).pattern
+    except KeyError:
+        return None
 
 
 def _span(item: Tree | Token) -> ast.Span:

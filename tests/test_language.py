@@ -351,3 +351,12 @@ def test_several_syntax_errors_are_all_reported_once() -> None:
     located = [(d.line, d.column) for d in caught.value.diagnostics]
     assert located == [(3, 18), (6, 19), (7, 23)]
     assert caught.value.render().endswith("3 errors found")
+
+
+def test_misspelled_keyword_gets_a_suggestion() -> None:
+    source = 'statute "X" official "x.txt"\nsection 1. {\n a. "w" {\n  rul x: money = $0;\n }\n}\n'
+    with pytest.raises(EncodingError) as caught:
+        parse_encoding(source, "typo.lex")
+    (diagnostic,) = caught.value.diagnostics
+    assert (diagnostic.line, diagnostic.column) == (4, 3)
+    assert diagnostic.hint == "did you mean 'rule'?"
