@@ -154,9 +154,19 @@ class Program:
             )
             for member in type_.members
         }
+        self._conditions: dict[int, tuple[ast.Expr, Compiled]] = {}
         self.compiled: dict[str, Callable[[Evaluation, tuple[Value, ...]], Value]] = {}
         for name, definition in statute.definitions.items():
             self.compiled[name] = self._definition(definition)
+
+    def condition(self, expr: ast.Expr) -> Compiled:
+        """Returns the closure of an expression outside the rules (a condition on inputs),
+        compiled on first use and kept: validation runs these for every scenario."""
+        found = self._conditions.get(id(expr))
+        if found is None or found[0] is not expr:
+            found = (expr, self.expr(expr))
+            self._conditions[id(expr)] = found
+        return found[1]
 
     def run(self, evaluation: Evaluation, name: str, args: tuple[Value, ...]) -> Value:
         """Evaluates one definition (used by Evaluation.get on a memo miss)."""

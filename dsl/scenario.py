@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from . import ast
+from .checker import walk
 from .errors import FieldProblem, ScenarioError
+from .evaluator import Evaluation, compiled
 from .values import Value, decimal_string, exact_string
 
 MAX_SCENARIO_BYTES = 1_000_000
@@ -194,11 +196,9 @@ class _Validator:
     def holds(self, expr: ast.Expr | None, values: Mapping[str, Value]) -> bool:
         if expr is None:
             return True
-        from .evaluator import Evaluation, compiled
-
         program = compiled(self.statute)
         evaluation = Evaluation(program, values, {}, tracing=False)
-        return bool(program.expr(expr)(evaluation, {}))
+        return bool(program.condition(expr)(evaluation, {}))
 
     def check_bounds(self, values: dict[str, Value], invalid: set[str]) -> None:
         for declared in self.statute.inputs.values():
@@ -251,8 +251,6 @@ class _Validator:
                 )
 
     def references_valid(self, expr: ast.Expr, invalid: set[str]) -> bool:
-        from .checker import walk
-
         return not any(isinstance(n, ast.Ref) and n.name in invalid for n in walk(expr))
 
     def source_of(self, expr: ast.Expr) -> str:
@@ -411,17 +409,19 @@ def read_scenario_file(path: Path) -> object:
         raise ScenarioError(
             [FieldProblem("<file>", "a scenario file", "a directory")], source
         ) from None
+    return parse_bytes(data, kind_of(path), source, "an empty file")
+
+
+def parse_bytes(data: bytes, kind: str, source: str, empty: str) -> object:
+    """Returns the object a JSON, YAML or TOML document in `data` holds, numbers kept exact.
+
+    Raises ScenarioError when the bytes are not UTF-8, hold nothing (`empty` says what was
+    given), or are malformed."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ScenarioError(
-            [
-                FieldProblem(
-                    "<file>", "UTF-8 text", f"a byte that is not UTF-8 at offset {error.start}"
-                )
-            ],
-            source,
-        ) from None
+        problem = f"a byte that is not UTF-8 at offset {error.start}"
+        raise ScenarioError([FieldProblem("<file>", "UTF-8 text", problem)], source) from None
     if not text.strip():
-        raise ScenarioError([FieldProblem("<file>", "a scenario object", "an empty file")], source)
-    return parse_text(text, kind_of(path), source)
+        raise ScenarioError([FieldProblem("<file>", "a scenario object", empty)], source)
+    return parse_text(text, kind, source)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .dsl import ast
 from .dsl.errors import FieldProblem, ScenarioError
-from .dsl.evaluator import Evaluation, Program, evaluate
+from .dsl.evaluator import Evaluation, compiled, evaluate
 from .dsl.loader import load
 from .dsl.scenario import read_scenario_file, validate
 from .dsl.trace import Trace, display, json_value
@@ -87,7 +87,7 @@ class Statute:
 
     def __init__(self, statute: ast.Statute) -> None:
         self.ast = statute
-        self.program = Program(statute)
+        self.program = compiled(statute)
         self.readings_used = _readings_used(statute)
 
     @property

@@ -18,8 +18,8 @@ from typing import IO, Any, ClassVar, TypeVar
 
 import click
 
-from .dsl.errors import EncodingError, FieldProblem, ScenarioError
-from .options import output_format, z3_budget, z3_timeout
+from .dsl.errors import EncodingError, ScenarioError
+from .options import encoding_option, output_format, z3_budget, z3_timeout
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 F = TypeVar("F", bound=Callable[..., Any])
@@ -59,45 +59,22 @@ def common_options(function: F) -> F:
         metavar="ID=OPTION",
         help="Select a reading of an ambiguous clause, e.g. I8=business-wide (repeatable).",
     )(function)
-    function = click.option(
-        "--encoding",
-        type=click.Path(dir_okay=False),
-        default=None,
-        help="The encoding to use (default: the bundled N.J.S.A. 34:1B-343).",
-    )(function)
-    return function
+    return encoding_option()(function)
 
 
-def _read_scenario(statute: Any, scenario: str) -> tuple[dict[str, Any], str]:
-    from .dsl.scenario import parse_text
+def _read_scenario(scenario: str) -> tuple[dict[str, Any], str]:
+    from .dsl.scenario import parse_bytes, read_scenario_file
 
     if scenario == "-":
-        data = sys.stdin.buffer.read()
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise ScenarioError(
-                [
-                    FieldProblem(
-                        "<file>", "UTF-8 text", f"a byte that is not UTF-8 at offset {error.start}"
-                    )
-                ],
-                "<stdin>",
-            ) from None
-        if not text.strip():
-            raise ScenarioError(
-                [FieldProblem("<file>", "a scenario object", "empty input")], "<stdin>"
-            )
-        return parse_text(text, "json", "<stdin>"), "<stdin>"  # type: ignore[return-value]
-    from .dsl.scenario import read_scenario_file
-
+        data = parse_bytes(sys.stdin.buffer.read(), "json", "<stdin>", "empty input")
+        return data, "<stdin>"  # type: ignore[return-value]
     return read_scenario_file(Path(scenario)), scenario  # type: ignore[return-value]
 
 
 def _result(encoding: str | None, scenario: str, readings: tuple[str, ...], trace: bool) -> Any:
     statute = _statute(encoding)
     chosen = _parse_readings(readings)
-    data, source = _read_scenario(statute, scenario)
+    data, source = _read_scenario(scenario)
     return statute.evaluate(data, chosen, trace=trace, source=source)
 
 
@@ -145,14 +122,7 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("scenario")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    show_default=True,
-    help="How to print the result.",
-)
+@output_format("text", "json", "markdown", what="the result")
 @common_options
 def evaluate(
     scenario: str, output_format: str, encoding: str | None, readings: tuple[str, ...]
@@ -475,19 +445,8 @@ def _write_text(path: Path, text: str) -> None:
 
 
 @cli.command()
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "markdown", "json"]),
-    default="text",
-    show_default=True,
-)
-@click.option(
-    "--encoding",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="The encoding to describe (default: the bundled N.J.S.A. 34:1B-343).",
-)
+@output_format("text", "markdown", "json", what="the fields")
+@encoding_option("describe")
 def fields(output_format: str, encoding: str | None) -> None:
     """List the scenario fields the encoding declares: type, default, bounds, clauses."""
     from dataclasses import asdict

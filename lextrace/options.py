@@ -42,3 +42,13 @@ def z3_budget(default: float, what: str) -> Decorator:
         show_default=True,
         help=f"Seconds allowed to {what}; checks left over end UNKNOWN.",
     )
+
+
+def encoding_option(what: str = "use") -> Decorator:
+    """Returns the `--encoding` option: another encoding than the bundled statute."""
+    return click.option(
+        "--encoding",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help=f"The encoding to {what} (default: the bundled N.J.S.A. 34:1B-343).",
+    )

@@ -23,7 +23,13 @@ from typing import Any
 import z3
 
 from lextrace.dsl import ast
-from lextrace.dsl.evaluator import Evaluation, EvaluationError, Program, evaluate, step_label
+from lextrace.dsl.evaluator import (
+    Evaluation,
+    EvaluationError,
+    compiled,
+    evaluate,
+    step_label,
+)
 from lextrace.dsl.values import Value, dollars
 
 from .model import Model, Term, decimal_constraints
@@ -86,7 +92,7 @@ class Verifier:
         self.timeout_ms = max(1, int(timeout_seconds * 1000))
         self.first = Model(statute, "")
         self.seconds: dict[str, Model] = {}
-        self.program = Program(statute)
+        self.program = compiled(statute)
         self.monotone = MonotoneProver(self.first, self.second, self.timeout_ms)
         for name in statute.result_names:
             self.first.term(name)

@@ -52,7 +52,7 @@ def _condition_holds(
         return None
     program = compiled(statute)
     try:
-        return bool(program.expr(expr)(Evaluation(program, drawn, {}, False), {}))
+        return bool(program.condition(expr)(Evaluation(program, drawn, {}, False), {}))
     except (EvaluationError, KeyError, TypeError):
         return None
 
