@@ -91,7 +91,7 @@ class Verifier:
         self.statute = statute
         self.timeout_ms = max(1, int(timeout_seconds * 1000))
         self.first = Model(statute, "")
-        self.seconds: dict[str, Model] = {}
+        self.second_copies: dict[str, Model] = {}
         self.program = compiled(statute)
         self.monotone = MonotoneProver(self.first, self.second, self.timeout_ms)
         for name in statute.result_names:
@@ -138,11 +138,11 @@ class Verifier:
 
     def second(self, vary: str) -> Model:
         """Returns the copy of the model in which only input `vary` differs."""
-        if vary not in self.seconds:
-            self.seconds[vary] = Model(
+        if vary not in self.second_copies:
+            self.second_copies[vary] = Model(
                 self.statute, "__after", collect=False, base=self.first, vary=vary
             )
-        return self.seconds[vary]
+        return self.second_copies[vary]
 
     def monotone_checks(self) -> Iterator[Check]:
         """Yields one check per monotone property and input it names: raising the input never
