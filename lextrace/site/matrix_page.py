@@ -1,0 +1,110 @@
+"""The traceability matrix: clause → rules → invariants → examples and tests, with totals.
+
+Every clause of the statute has a row and a status: encoded (it holds rules), discretionary or
+text only (its words are marked, with the reason), or introductory (its words introduce
+subclauses that are accounted for). A clause with none of these is counted as unaccounted and
+shown first; `lextrace check` refuses such an encoding.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from lextrace.dsl import ast
+from lextrace.dsl.coverage import coverage
+
+from .context import MATRIX_PAGE, Site, relative
+from .markdown import escape, table
+from .tests_index import read_tests, tests_naming
+
+
+def page(site: Site) -> str:
+    """Returns the traceability matrix page."""
+    statute = site.ast
+    here = MATRIX_PAGE
+    tests = read_tests(site.root / "tests")
+    rows = []
+    counts: Counter[str] = Counter()
+    by_clause: list[tuple[ast.Clause, list[str]]] = []
+    for item in coverage(statute):
+        clause = item.clause
+        counts[item.status] += 1
+        rules = [
+            f"`{i.name}`" for i in clause.items if isinstance(i, ast.Rule | ast.Cases | ast.Case)
+        ]
+        checks = [f"`{i.name}`" for i in clause.items if isinstance(i, ast.Invariant)]
+        checks += [f"`{m.name}`" for m in statute.monotones if m.clause is clause]
+        readings = sorted(
+            {
+                r
+                for i in clause.items
+                if isinstance(i, ast.Rule | ast.Cases | ast.Case)
+                for r in i.readings
+            },
+            key=lambda r: (len(r), r),
+        )
+        examples = [e for e in site.examples if id(clause) in site.clauses_exercised(e)]
+        named = tests_naming(statute, clause, tests)
+        by_clause.append((clause, named))
+        status = item.status
+        if item.marks:
+            status += ": " + "; ".join(escape(reason) for _, reason in item.marks)
+        rows.append(
+            [
+                site.cite(clause, here),
+                status,
+                ", ".join(dict.fromkeys(rules)) or "-",
+                ", ".join(checks) or "-",
+                ", ".join(site.reading_link(r, here) for r in readings) or "-",
+                ", ".join(f"[{e.stem}]({relative(here, e.page)})" for e in examples) or "-",
+                str(len(named)),
+            ]
+        )
+    total = sum(counts.values())
+    totals = table(
+        ["status", "clauses"],
+        [[status, str(counts[status])] for status in sorted(counts)] + [["**all**", str(total)]],
+    )
+    unaccounted = counts.get("unaccounted", 0)
+    verdict = (
+        f"All {total} clauses are accounted for."
+        if not unaccounted
+        else f'!!! danger "Unaccounted clauses"\n\n    {unaccounted} clause(s) have no rule and '
+        "no marked reason."
+    )
+    tests_list = []
+    for clause, named in by_clause:
+        if named:
+            tests_list.append(
+                f"{site.cite(clause, here)}\n:   "
+                + ", ".join(f"`{name.split('::')[1]}` ({name.split('::')[0]})" for name in named)
+            )
+    return (
+        "\n\n".join(
+            [
+                "# Traceability matrix",
+                f"Every clause of {statute.name}, what encodes it, what proves it and what "
+                "exercises it. Examples are those whose evaluation passes through the clause; "
+                "tests are those that name one of its rules, invariants or its citation.",
+                "## Totals",
+                totals,
+                verdict,
+                "## Clause by clause",
+                table(
+                    [
+                        "clause",
+                        "status",
+                        "rules and cases",
+                        "invariants and monotone properties",
+                        "readings",
+                        "examples",
+                        "tests",
+                    ],
+                    rows,
+                ),
+                "## Tests naming each clause",
+                "\n\n".join(tests_list),
+            ]
+        )
+        + "\n"
+    )

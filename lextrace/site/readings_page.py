@@ -1,0 +1,107 @@
+"""The interpretation register: each reading, the clauses it touches, its alternatives, and
+which worked examples depend on it.
+
+An example *depends* on a reading when choosing one of the reading's alternatives changes one of
+its results; this is computed by evaluating the example under each alternative.
+"""
+
+from __future__ import annotations
+
+from lextrace.dsl import ast
+from lextrace.dsl.trace import display
+
+from .context import READINGS_PAGE, Site, reading_anchor, relative
+from .markdown import escape, table
+
+
+def clauses_touched(statute: ast.Statute, reading_id: str) -> list[ast.Clause]:
+    """Returns the clauses whose rules, cases or checks rest on a reading, in document order."""
+    touched: list[ast.Clause] = []
+    for clause in statute.clauses:
+        items = [
+            i
+            for i in clause.items
+            if isinstance(i, ast.Rule | ast.Cases | ast.Case | ast.Invariant)
+        ]
+        monotones = [m for m in statute.monotones if m.clause is clause]
+        if any(reading_id in i.readings for i in [*items, *monotones]):
+            touched.append(clause)
+    return touched
+
+
+def page(site: Site) -> str:
+    """Returns the interpretation register page."""
+    statute = site.ast
+    here = READINGS_PAGE
+    parts = [
+        "# Interpretation register",
+        f"Every clause of {statute.name} that can be read more than one way has a named reading "
+        "in the encoding. The default is what the evaluator and the proofs use; an alternative "
+        "is chosen with `--reading ID=OPTION` (or `readings=` in the Python API).",
+        table(
+            ["reading", "question", "default"],
+            [
+                [
+                    site.reading_link(r.id, here),
+                    escape(r.question),
+                    f"`{r.default.name}`",
+                ]
+                for r in statute.readings.values()
+            ],
+        ),
+    ]
+    for reading in statute.readings.values():
+        parts.append(
+            f"## {reading.id}: {escape(reading.question)} {{ #{reading_anchor(reading.id)} }}"
+        )
+        parts.append(f"**Default `{reading.default.name}`**: {escape(reading.default.description)}")
+        for alternative in reading.alternatives:
+            parts.append(f"**Alternative `{alternative.name}`**: {escape(alternative.description)}")
+        touched = clauses_touched(statute, reading.id)
+        parts.append(
+            "Clauses that rest on it: "
+            + (", ".join(site.cite(c, here) for c in touched) or "none (recorded only)")
+        )
+        parts.append(_dependants(site, reading))
+    return "\n\n".join(parts) + "\n"
+
+
+def _dependants(site: Site, reading: ast.Reading) -> str:
+    """Returns which examples change under each alternative, and how."""
+    statute = site.ast
+    here = READINGS_PAGE
+    using = [
+        f"[{e.title}]({relative(here, e.page)})"
+        for e in site.examples
+        if e.result.trace is not None and reading.id in e.result.trace.evaluation.reading_uses
+    ]
+    used = "Worked examples whose evaluation rests on it: " + (", ".join(using) or "none") + "."
+    if not reading.alternatives:
+        return used + " It has no alternative, so no result can change with it."
+    rows = []
+    for alternative in reading.alternatives:
+        for example in site.examples:
+            other = site.statute.evaluate(example.scenario, readings={reading.id: alternative.name})
+            changed = [
+                name
+                for name in statute.result_names
+                if other.values[name] != example.result.values[name]
+            ]
+            for name in changed:
+                type_ = statute.definitions[name].type
+                rows.append(
+                    [
+                        f"[{example.title}]({relative(READINGS_PAGE, example.page)})",
+                        f"`{alternative.name}`",
+                        f"`{name}`",
+                        display(type_, example.result.values[name]),
+                        display(type_, other.values[name]),
+                    ]
+                )
+    if not rows:
+        return used + " No worked example changes under the alternatives."
+    return (
+        used
+        + " Those whose results change under an alternative:\n\n"
+        + table(["example", "alternative", "result", "default gives", "alternative gives"], rows)
+    )

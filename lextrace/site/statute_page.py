@@ -1,0 +1,97 @@
+"""The annotated statute: every clause's words with the rules that encode it beside them.
+
+Each clause gets a heading anchored by its citation (`#c-1-j` for (c)(1)(j)) that every other page
+links to, its words as enacted, how it is accounted for, the encoding's rules, cases, invariants
+and monotone properties written in it (highlighted), the readings they rest on, and the examples
+that pass through it.
+"""
+
+from __future__ import annotations
+
+from lextrace.dsl import ast
+from lextrace.dsl.coverage import clause_coverage
+
+from .context import MATRIX_PAGE, STATUTE_PAGE, Site, relative
+from .markdown import code, escape
+
+_ENCODED_ITEMS = ast.Rule | ast.Cases | ast.Case | ast.Invariant
+
+
+def source_text(statute: ast.Statute, span: ast.Span) -> str:
+    """Returns the encoding's text at a span, its continuation lines dedented to its column."""
+    lines = statute.source[span.start : span.end].split("\n")
+    indent = span.column - 1
+    return "\n".join(
+        [lines[0]]
+        + [line[indent:] if line[:indent].strip() == "" else line.lstrip() for line in lines[1:]]
+    )
+
+
+def heading(clause: ast.Clause) -> str:
+    """Returns the Markdown heading of a clause, anchored by its citation."""
+    level = "#" * min(2 + len(clause.path), 6)
+    title = clause.short_citation or "Section 75"
+    return f"{level} {title} {{ #{clause.anchor} }}"
+
+
+def clause_block(site: Site, clause: ast.Clause) -> str:
+    """Returns the Markdown of one clause: status, words, encoding, readings, examples."""
+    statute = site.ast
+    coverage = clause_coverage(clause)
+    parts = [heading(clause)]
+    status = f"**{coverage.status}**"
+    if coverage.rules:
+        status += ": " + ", ".join(f"`{name}`" for name in coverage.rules)
+    parts.append(status)
+    for piece in clause.texts:
+        words = " ".join(piece.text.split())
+        if piece.mark is None:
+            parts.append(f"> {escape(words)}")
+        else:
+            label = piece.mark.replace("_", " ")
+            parts.append(
+                f'!!! note "{label.capitalize()}: not computed"\n\n'
+                f"    > {escape(words)}\n\n    {escape(piece.reason or '')}"
+            )
+    items = [item for item in clause.items if isinstance(item, _ENCODED_ITEMS)]
+    monotones = [m for m in statute.monotones if m.clause is clause]
+    sources = [source_text(statute, item.span) for item in items]
+    sources += [source_text(statute, m.span) for m in monotones]
+    if sources:
+        parts.append(code("\n".join(sources)))
+    readings = sorted(
+        {r for item in items for r in item.readings} | {r for m in monotones for r in m.readings},
+        key=lambda r: (len(r), r),
+    )
+    if readings:
+        parts.append(
+            "Readings: "
+            + ", ".join(
+                f"{site.reading_link(r, STATUTE_PAGE)} ({escape(statute.readings[r].question)})"
+                for r in readings
+            )
+        )
+    examples = [e for e in site.examples if id(clause) in site.clauses_exercised(e)]
+    if examples:
+        parts.append(
+            "Worked examples: "
+            + ", ".join(f"[{e.title}]({relative(STATUTE_PAGE, e.page)})" for e in examples)
+        )
+    return "\n\n".join(parts)
+
+
+def page(site: Site) -> str:
+    """Returns the annotated statute page."""
+    statute = site.ast
+    intro = [
+        f"# {statute.name}",
+        f"**{escape(statute.title)}.** {escape(statute.history)}.",
+        "Every clause below carries the statute's words as enacted (checked word for word "
+        "against the official text by `lextrace check`) and, beside them, the rules written "
+        "inside it. Each heading's anchor is the clause's citation: "
+        f"[(c)(1)(j)]({relative(STATUTE_PAGE, STATUTE_PAGE, 'c-1-j')}) is `#c-1-j`. "
+        f"The [traceability matrix]({relative(STATUTE_PAGE, MATRIX_PAGE)}) counts how every "
+        "clause is accounted for.",
+    ]
+    blocks = [clause_block(site, clause) for clause in statute.clauses]
+    return "\n\n".join(intro + blocks) + "\n"
