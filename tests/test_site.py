@@ -1,0 +1,152 @@
+"""The published site: generated from the encoding, complete, and built strictly by MkDocs."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES, ROOT
+
+from lextrace import Statute, load_statute
+from lextrace.dsl.coverage import coverage
+from lextrace.site import example_pages, matrix_page, readings_page, statute_page
+from lextrace.site.build import fill_placeholders, readme_commands
+from lextrace.site.context import Site
+from lextrace.statute import OFFICIAL
+
+
+@pytest.fixture(scope="module")
+def site(statute: Statute) -> Site:
+    return Site(ROOT, statute)
+
+
+def test_every_clause_has_its_anchored_heading_and_words(site: Site) -> None:
+    page = statute_page.page(site)
+    anchors = re.findall(r"^#+ .* \{ #([a-z0-9-]+) \}$", page, flags=re.M)
+    assert anchors == [clause.anchor for clause in site.ast.clauses]
+    assert "c-1-j" in anchors
+    for clause in site.ast.clauses:
+        for piece in clause.texts:
+            assert " ".join(piece.text.split())[:40] in page.replace("\\", "")
+
+
+def test_the_matrix_accounts_for_every_clause(site: Site) -> None:
+    page = matrix_page.page(site)
+    every = coverage(site.ast)
+    assert f"All {len(every)} clauses are accounted for." in page
+    rows = re.findall(r"^\| \[(\([^]]*\))\]\(statute\.md#[a-z0-9-]+\) \|", page, flags=re.M)
+    assert rows == [item.clause.short_citation for item in every]
+    total = re.search(r"\| \*\*all\*\* \| (\d+) \|", page)
+    assert total is not None and int(total.group(1)) == len(every)
+    assert "unaccounted" not in page
+
+
+def test_the_matrix_lists_tests_and_examples_per_clause(site: Site) -> None:
+    page = matrix_page.page(site)
+    row = next(line for line in page.splitlines() if line.startswith("| [(c)(1)(j)]"))
+    assert "`labor_harmony_bonus`" in row and "`cap_allowance`" in row
+    assert "[labor-harmony-business-wide](examples/labor-harmony-business-wide.md)" in row
+    assert int(row.rstrip(" |").rsplit("|", 1)[1]) > 0
+    assert "`test_reading_option_changes_the_result_and_is_named` (test_cli.py)" in page
+
+
+def test_the_register_says_which_examples_depend_on_a_reading(site: Site) -> None:
+    page = readings_page.page(site)
+    i8 = page.split("{ #i8 }")[1].split("{ #i9 }")[0]
+    assert "[Labor harmony business wide](examples/labor-harmony-business-wide.md)" in i8
+    assert "`business-wide`" in i8
+    assert "[(c)(1)(j)](statute.md#c-1-j)" in i8
+
+
+def test_every_example_has_a_page_with_linked_citations(site: Site) -> None:
+    stems = sorted(path.stem for path in EXAMPLES.glob("*.json"))
+    assert [example.stem for example in site.examples] == stems
+    page = example_pages.example_page(site, site.examples[0])
+    assert "](../statute.md#" in page
+    assert "## How each result is reached" in page and "## The whole trace" in page
+
+
+def test_guides_get_the_readme_commands_and_the_grammar() -> None:
+    filled = fill_placeholders("<!-- lextrace:readme-commands -->", ROOT)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for line in filled.splitlines():
+        if line.startswith("python3 -m venv"):
+            assert line in readme
+    assert filled.count("python3 -m venv") == 2 == readme_commands(ROOT).count("python3 -m venv")
+    grammar = fill_placeholders("<!-- lextrace:grammar -->", ROOT)
+    assert "start:" in grammar or "statute" in grammar
+
+
+def _variant(tmp_path: Path, source: str, edits: list[tuple[str, str]]) -> Path:
+    official = OFFICIAL.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in source
+        source = source.replace(old, new)
+        official = official.replace(" ".join(old.split()), " ".join(new.split()))
+    encoding = tmp_path / "variant.lex"
+    encoding.write_text(source, encoding="utf-8")
+    (tmp_path / OFFICIAL.name).write_text(official, encoding="utf-8")
+    return encoding
+
+
+def test_changing_an_amount_in_the_encoding_changes_the_pages(
+    tmp_path: Path, site: Site, encoding_source: str
+) -> None:
+    edits = [
+        ("distressed municipality, $3,000 per", "distressed municipality, $3,300 per"),
+        (
+            "case base_amount = $3,000 when area_tier = b3;",
+            "case base_amount = $3,300 when area_tier = b3;",
+        ),
+        (
+            "full-time job shall not exceed $5,000 per year;",
+            "full-time job shall not exceed $5,500 per year;",
+        ),
+        ("case gross_cap = $5,000 when", "case gross_cap = $5,500 when"),
+        ("shall not exceed $5,000 per year, save", "shall not exceed $5,500 per year, save"),
+        ("<= $5,000 + cap_allowance", "<= $5,500 + cap_allowance"),
+        ("bonus rule small_business_bonus: money =", "bonus rule small_firm_bonus: money ="),
+    ]
+    changed = Site(ROOT, load_statute(_variant(tmp_path, encoding_source, edits)))
+    assert "$3,300 per year" in statute_page.page(changed)
+    assert "$3,300 per year" not in statute_page.page(site)
+    example = next(e for e in changed.examples if e.stem == "distressed-manufacturer")
+    before = next(e for e in site.examples if e.stem == "distressed-manufacturer")
+    page = example_pages.example_page(changed, example)
+    assert "**base amount** is $3,300.00" in page
+    assert "min($3,300.00 + $2,000.00, $5,500.00 + $0.00)" in page
+    assert page != example_pages.example_page(site, before)
+    assert any(
+        new.result.values != old.result.values
+        for new, old in zip(changed.examples, site.examples, strict=True)
+    )
+    matrix = matrix_page.page(changed)
+    assert "`small_firm_bonus`" in matrix and "`small_business_bonus`" not in matrix
+
+
+def test_mkdocs_builds_the_whole_site_strictly(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    completed = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    statute_html = (out / "statute" / "index.html").read_text(encoding="utf-8")
+    assert 'id="c-1-j"' in statute_html
+    assert 'class="language-lextrace highlight"' in statute_html or "highlight" in statute_html
+    for page in ("matrix", "readings", "proof-report", "quickstart", "cli", "api", "language"):
+        assert (out / page / "index.html").is_file(), page
+    for example in EXAMPLES.glob("*.json"):
+        assert (out / "examples" / example.stem / "index.html").is_file()
+    proof = (out / "proof-report" / "index.html").read_text(encoding="utf-8")
+    assert "every check PROVED" in proof
+    amendment = (out / "amendments" / "uncapped-port-bonus" / "index.html").read_text("utf-8")
+    assert "VIOLATED" in amendment and "Counterexample" in amendment
+    assert not list(ROOT.joinpath("docs").glob("statute.md")), "generated pages stay out of docs/"
