@@ -7,7 +7,15 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from . import amendment_pages, example_pages, matrix_page, proof_page, readings_page, statute_page
+from . import (
+    amendment_pages,
+    cli_page,
+    example_pages,
+    matrix_page,
+    proof_page,
+    readings_page,
+    statute_page,
+)
 from .context import (
     AMENDMENTS_INDEX,
     EXAMPLES_INDEX,
@@ -21,6 +29,7 @@ from .markdown import code
 
 GRAMMAR_PLACEHOLDER = "<!-- lextrace:grammar -->"
 COMMANDS_PLACEHOLDER = "<!-- lextrace:readme-commands -->"
+CLI_PLACEHOLDER = "<!-- lextrace:cli-reference -->"
 
 
 def generate(root: Path) -> dict[str, str]:
@@ -62,6 +71,8 @@ def fill_placeholders(markdown: str, root: Path) -> str:
     """Returns a hand-written page with its generated parts filled in."""
     if GRAMMAR_PLACEHOLDER in markdown:
         markdown = markdown.replace(GRAMMAR_PLACEHOLDER, grammar())
+    if CLI_PLACEHOLDER in markdown:
+        markdown = markdown.replace(CLI_PLACEHOLDER, cli_page.reference())
     if COMMANDS_PLACEHOLDER in markdown:
         markdown = markdown.replace(COMMANDS_PLACEHOLDER, readme_commands(root))
     return markdown
