@@ -43,22 +43,34 @@ def clause_block(site: Site, clause: ast.Clause) -> str:
     if coverage.rules:
         status += ": " + ", ".join(f"`{name}`" for name in coverage.rules)
     parts.append(status)
+    words: list[str] = []
     for piece in clause.texts:
-        words = " ".join(piece.text.split())
+        text = " ".join(piece.text.split())
         if piece.mark is None:
-            parts.append(f"> {escape(words)}")
+            words.append(f"> {escape(text)}")
         else:
             label = piece.mark.replace("_", " ")
-            parts.append(
+            words.append(
                 f'!!! note "{label.capitalize()}: not computed"\n\n'
-                f"    > {escape(words)}\n\n    {escape(piece.reason or '')}"
+                f"    > {escape(text)}\n\n    {escape(piece.reason or '')}"
             )
     items = [item for item in clause.items if isinstance(item, _ENCODED_ITEMS)]
     monotones = [m for m in statute.monotones if m.clause is clause]
     sources = [source_text(statute, item.span) for item in items]
     sources += [source_text(statute, m.span) for m in monotones]
-    if sources:
-        parts.append(code("\n".join(sources)))
+    if sources and words:
+        # The words and their rules side by side (stacked on narrow screens).
+        parts.append(
+            '<div class="grid clause" markdown>\n\n<div markdown>\n\n'
+            + "\n\n".join(words)
+            + "\n\n</div>\n\n<div markdown>\n\n"
+            + code("\n".join(sources))
+            + "\n\n</div>\n\n</div>"
+        )
+    else:
+        parts.extend(words)
+        if sources:
+            parts.append(code("\n".join(sources)))
     readings = sorted(
         {r for item in items for r in item.readings} | {r for m in monotones for r in m.readings},
         key=lambda r: (len(r), r),
@@ -72,7 +84,7 @@ def clause_block(site: Site, clause: ast.Clause) -> str:
             )
         )
     examples = [e for e in site.examples if id(clause) in site.clauses_exercised(e)]
-    if examples:
+    if examples and clause.path:
         parts.append(
             "Worked examples: "
             + ", ".join(f"[{e.title}]({relative(STATUTE_PAGE, e.page)})" for e in examples)
@@ -84,6 +96,7 @@ def page(site: Site) -> str:
     """Returns the annotated statute page."""
     statute = site.ast
     intro = [
+        "---\nhide:\n  - toc\n---",
         f"# {statute.name}",
         f"**{escape(statute.title)}.** {escape(statute.history)}.",
         "Every clause below carries the statute's words as enacted (checked word for word "
