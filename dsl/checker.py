@@ -480,6 +480,15 @@ class _Checker:
             clause = definition.clause
             params = definition.params
             self.check_readings(definition.readings, definition.span, clause)
+            for param in params:
+                # The proofs enumerate parameter values: only finite ranges can be.
+                if param.type.kind not in ("bool", "enum"):
+                    self.report(
+                        param.span,
+                        f"a rule's parameters range over bool or enum values only, "
+                        f"given '{param.name}: {param.type}'",
+                        clause,
+                    )
             if isinstance(definition, ast.Rule):
                 assert definition.expr is not None
                 found = self.infer(definition.expr, params, clause)
@@ -621,6 +630,13 @@ class _Checker:
                 self.report(
                     declared.span,
                     f"input '{declared.name}' is required and has a default; choose one",
+                )
+            if not (declared.required or declared.optional or declared.default is not None):
+                self.report(
+                    declared.span,
+                    f"input '{declared.name}' has no default and is neither required nor "
+                    "optional, so a scenario that leaves it out has no value for it",
+                    hint="add '= DEFAULT', 'required' or 'optional'",
                 )
             if declared.default is not None:
                 found = self.infer(declared.default, (), None)

@@ -235,6 +235,18 @@ CHECKS = [
         "clause (c)(3) is not accounted for",
         id="unaccounted-clause",
     ),
+    pytest.param(
+        "input retained_jobs: count = 0",
+        "input retained_jobs: count",
+        "input 'retained_jobs' has no default and is neither required nor optional",
+        id="input-without-default",
+    ),
+    pytest.param(
+        "rule cap_allowance(covered: bool): money = $1,000",
+        "rule cap_allowance(covered: count): money = $1,000",
+        "a rule's parameters range over bool or enum values only, given 'covered: count'",
+        id="rule-parameter-not-finite",
+    ),
 ]
 
 
