@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from lextrace.api import Statute, load_statute
+from lextrace.dsl.values import dollars
 from lextrace.statute import AMENDMENTS
 from lextrace.verify.diff import Diff, WordOp, semantic_diff
 from lextrace.verify.report import Report, run
@@ -98,10 +100,11 @@ def amendment_page(site: Site, amendment: Amendment) -> str:
         parts.append(f"**`{rule.name}`** ({rule.kind}, {rule.status})")
         if rule.note:
             parts.append(escape(rule.note))
+        language = "text" if rule.kind == "header" else "lextrace"
         if rule.old_text:
-            parts.append("Before:\n\n" + code(rule.old_text))
+            parts.append("Before:\n\n" + code(rule.old_text, language))
         if rule.new_text:
-            parts.append("After:\n\n" + code(rule.new_text))
+            parts.append("After:\n\n" + code(rule.new_text, language))
     parts.append("## Results compared")
     parts.append(
         "Each result both encodings declare is either proved equal for every scenario, or "
@@ -114,8 +117,8 @@ def amendment_page(site: Site, amendment: Amendment) -> str:
                 [
                     f"`{r.name}`",
                     r.status,
-                    r.old_value or "-",
-                    r.new_value or "-",
+                    _shown(amendment, r.name, r.old_value),
+                    _shown(amendment, r.name, r.new_value),
                     f"{r.seconds * 1000:.0f} ms",
                 ]
                 for r in diff.results
@@ -124,14 +127,25 @@ def amendment_page(site: Site, amendment: Amendment) -> str:
     )
     for result in diff.results:
         if result.witness:
+            before = _shown(amendment, result.name, result.old_value)
+            after = _shown(amendment, result.name, result.new_value)
             parts.append(
-                f'??? example "Witness for `{result.name}`: {escape(result.old_value or "")} '
-                f'before, {escape(result.new_value or "")} after"\n\n'
+                f'??? example "Witness for `{result.name}`: {before} before, {after} after"\n\n'
                 + indent(scenario_json(result.witness))
             )
     parts.append("## Proofs of the amended encoding")
     parts.extend(report_sections(amendment.statute, amendment.report, None, level="###"))
     return "\n\n".join(parts) + "\n"
+
+
+def _shown(amendment: Amendment, name: str, value: str | None) -> str:
+    """Returns a compared result's value for people: dollars for money."""
+    if value is None:
+        return "-"
+    definition = amendment.statute.ast.definitions.get(name)
+    if definition is not None and definition.type.kind == "money":
+        return dollars(Fraction(value))
+    return value
 
 
 def index_page(site: Site, found: list[Amendment]) -> str:

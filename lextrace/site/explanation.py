@@ -47,14 +47,15 @@ def results_table(result: Result, link_for: LinkFor) -> str:
 def derivations(
     result: Result, link_for: LinkFor, names: Iterable[str] | None = None, level: str = "###"
 ) -> list[str]:
-    """Returns, for each named result (every result by default), a heading and its derivation
-    in prose; steps told under an earlier result are not repeated."""
+    """Returns, for each named result (every result by default), a heading (a bold line when
+    `level` is empty) and its derivation in prose; steps told under an earlier result are not
+    repeated."""
     assert result.trace is not None
     narrator = Narrator(result.trace, link_for)
     explained: set[Key] = set()
     parts: list[str] = []
     for name in names if names is not None else result.statute.result_names:
-        parts.append(f"{level} `{name}`")
+        parts.append(f"{level} `{name}`" if level else f"**`{name}`**")
         parts.append(narrator.markdown(name, explained))
     return parts
 

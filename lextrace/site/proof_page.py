@@ -17,8 +17,6 @@ from .context import PROOF_PAGE, Site
 from .explanation import LinkFor, cite, derivations, results_table
 from .markdown import escape, table
 
-_ICONS = {"PROVED": "✅", "VIOLATED": "❌", "UNKNOWN": "❔", "VACUOUS": "⚠️", "ERROR": "🛑"}
-
 
 def summary(report: Report) -> str:
     """Returns the one-line verdict of a report with its counts and total time."""
@@ -34,7 +32,7 @@ def checks_table(report: Report, link_for: LinkFor) -> str:
             f"`{o.check.name}`",
             o.check.kind,
             cite(o.check.clause, link_for),
-            f"{_ICONS.get(o.status, '')} {o.status}",
+            o.status if o.status == "PROVED" else f"**{o.status}**",
             f"{o.seconds * 1000:.0f} ms",
             escape(o.check.description),
         ]
@@ -63,7 +61,7 @@ def counterexample(statute: Statute, outcome: Outcome, link_for: LinkFor) -> lis
             inner.append(f"The evaluator refuses this scenario: {escape(str(error))}")
         else:
             inner.append(results_table(result, link_for))
-            inner.extend(derivations(result, link_for, level="####"))
+            inner.extend(derivations(result, link_for, level=""))
         parts.append(
             f'??? failure "Counterexample {label} (readings: {readings or "defaults"})"\n\n'
             + indent("\n\n".join(inner))
