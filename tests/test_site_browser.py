@@ -1,0 +1,148 @@
+"""The documentation site, checked in a real browser by scripts/check_site.py.
+
+The site is built once (``mkdocs build --strict``) into a temporary directory; the check script
+then serves it and drives headless Chromium through it. Skipped only when Chromium or the
+playwright package is not installed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "check_site.py"
+CHROMIUM = shutil.which("chromium")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is not installed (no chromium on PATH)"
+)
+
+
+def _load_script() -> ModuleType:
+    """Imports scripts/check_site.py as a module."""
+    spec = importlib.util.spec_from_file_location("check_site", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while being made
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def check_site() -> ModuleType:
+    """The check script, as a module."""
+    return _load_script()
+
+
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The documentation site, built once with `mkdocs build --strict`."""
+    site = tmp_path_factory.mktemp("site")
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(site)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}{done.stderr}"
+    assert (site / "statute" / "index.html").is_file()
+    return site
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    """The width and height of the PNG at `path` (which must be a PNG)."""
+    data = path.read_bytes()
+    assert data[:8] == PNG_SIGNATURE, f"{path.name} is not a PNG"
+    assert data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def _run(check_site: ModuleType, site: Path, shots: Path) -> int:
+    """Runs the check script's main function against `site`."""
+    assert CHROMIUM is not None
+    return check_site.main(
+        ["--site-dir", str(site), "--screenshots", str(shots), "--chromium", CHROMIUM]
+    )
+
+
+def test_site_passes_the_browser_checks(
+    check_site: ModuleType,
+    built_site: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The statute renders, the example's citations land, search finds the statute, and no
+    page logs an error; the screenshots are saved."""
+    shots = tmp_path / "shots"
+    status = _run(check_site, built_site, shots)
+    output = capsys.readouterr().out
+    assert status == 0, output
+    for name in ("statute", "citations", "search", "console"):
+        assert re.search(rf"^PASS {name} ", output, re.MULTILINE), output
+    assert "FAIL" not in output
+    sizes = {}
+    for name in ("statute-c-1-j", "statute-full", "example", "search"):
+        png = shots / f"{name}.png"
+        assert png.is_file(), f"no screenshot {png.name}"
+        assert png.stat().st_size > 20_000, f"{png.name} is only {png.stat().st_size} bytes"
+        sizes[name] = _png_size(png)
+        assert sizes[name][0] >= 800, f"{png.name} is {sizes[name]}"
+    viewport_height = sizes["statute-c-1-j"][1]
+    assert sizes["statute-full"][1] > 5 * viewport_height, "the statute screenshot is not full"
+    assert sizes["example"][1] > viewport_height, "the example screenshot is not full-page"
+
+
+def test_check_reports_a_broken_anchor_and_a_script_error(
+    check_site: ModuleType,
+    built_site: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """On a copy of the site whose statute lost the first anchor the example cites, and whose
+    example page throws, the checks fail and say why (so the passing run is not vacuous)."""
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site)
+    example = site / "examples" / "distressed-manufacturer" / "index.html"
+    html = example.read_text(encoding="utf-8")
+    first = re.search(r'href="[^"]*statute/#([^"]+)"', html)
+    assert first, "the example cites no clause"
+    anchor = first.group(1)
+    example.write_text(
+        html.replace("</body>", "<script>throw new Error('planted error')</script></body>"),
+        encoding="utf-8",
+    )
+    statute = site / "statute" / "index.html"
+    text = statute.read_text(encoding="utf-8")
+    assert f'id="{anchor}"' in text
+    statute.write_text(text.replace(f'id="{anchor}"', f'id="{anchor}-gone"'), encoding="utf-8")
+
+    status = _run(check_site, site, tmp_path / "shots")
+    output = capsys.readouterr().out
+    assert status == 1, output
+    assert re.search(r"^FAIL citations ", output, re.MULTILINE), output
+    assert f"no element with id '{anchor}'" in output
+    assert re.search(r"^FAIL console ", output, re.MULTILINE), output
+    assert "planted error" in output
+    assert re.search(r"^PASS search ", output, re.MULTILINE), output
+
+
+def test_missing_site_is_a_usage_error(
+    check_site: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pointing the script at a directory with no built site exits 2 with a message."""
+    status = _run(check_site, tmp_path / "nothing", tmp_path / "shots")
+    assert status == 2
+    assert "no built site" in capsys.readouterr().err
