@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .dsl import ast
+from .dsl.codegen import FastFunction, fast_function
 from .dsl.errors import FieldProblem, ScenarioError
 from .dsl.evaluator import Evaluation, compiled, evaluate
 from .dsl.loader import load
@@ -89,6 +90,19 @@ class Statute:
         self.ast = statute
         self.program = compiled(statute)
         self.readings_used = _readings_used(statute)
+        self._last_selection: tuple[dict[str, str], FastFunction | None, dict[str, str]] | None
+        self._last_selection = None
+
+    def _selection(self, selected: dict[str, str]) -> tuple[FastFunction | None, dict[str, str]]:
+        """Returns the fast function and the readings-used record of a selection; the last
+        selection is remembered (a batch evaluates every scenario under the same one)."""
+        last = self._last_selection
+        if last is not None and last[0] == selected:
+            return last[1], last[2]
+        function = fast_function(self.ast, selected)
+        used = {rid: selected[rid] for rid in self.readings_used}
+        self._last_selection = (dict(selected), function, used)
+        return function, used
 
     @property
     def name(self) -> str:
@@ -139,10 +153,22 @@ class Statute:
     def evaluate_inputs(
         self, inputs: dict[str, Value], selected: dict[str, str], trace: bool = False
     ) -> Result:
-        """Returns the result for inputs already validated and readings already selected."""
+        """Returns the result for inputs already validated and readings already selected.
+
+        Without a trace the generated fast path computes it (dsl/codegen.py); the reference
+        evaluator runs when a trace is asked for, or when the fast path defers.
+        """
+        fast, used = self._selection(selected)
+        if not trace and fast is not None:
+            try:
+                found = fast(inputs)
+            except Exception:
+                pass
+            else:
+                values = dict(zip(self.ast.result_names, found, strict=True))
+                return Result(self.ast, values, used, inputs, None)
         evaluation: Evaluation = evaluate(self.program, inputs, selected, tracing=trace)
         values = {name: evaluation.memo[(name, ())] for name in self.ast.result_names}
-        used = {rid: selected[rid] for rid in self.readings_used}
         return Result(
             self.ast, values, used, inputs, Trace(self.ast, evaluation) if trace else None
         )

@@ -1,0 +1,396 @@
+"""The fast path: an encoding compiled to one straight-line Python function per reading selection.
+
+The reference evaluator (`evaluator.py`) walks closures, memoises every value and can record a
+trace; it is the semantics. This module generates, from the same AST, the source of a function
+that computes every definition the results need as local variables, in dependency order, with
+parameters expanded (`gross_amount(covered: true)` becomes its own variable) and the selected
+readings folded into constants. Integers stay Python integers; a `Fraction` appears only where a
+division or a non-integral amount (50%, 1/3) makes one, and is brought back to an integer when it
+is whole, so most arithmetic runs on machine-sized integers, exactly.
+
+The generated function computes eagerly, where the reference computes on demand. Whenever it
+meets anything the reference would treat as an error (division by zero, a missing optional
+input, two exclusive cases at once, no case at all), or raises at all, it gives up and the caller
+runs the reference evaluator, which then returns the same values or reports the error in its own
+words. So the fast path can only ever agree with the reference or defer to it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+
+from . import ast
+from .values import Value
+
+FastFunction = Callable[[Mapping[str, Value]], tuple[Value, ...]]
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_COMPARE = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+class Defer(Exception):
+    """The fast path cannot decide this scenario: run the reference evaluator."""
+
+
+class Unsupported(Exception):
+    """The encoding uses something the generator does not translate (then no fast path)."""
+
+
+def _whole(value: Fraction | int) -> Fraction | int:
+    """Returns a whole Fraction as an int (kept exact either way)."""
+    if type(value) is Fraction and value.denominator == 1:
+        return value.numerator
+    return value
+
+
+def _divide(numerator: Fraction | int, denominator: Fraction | int) -> Fraction | int:
+    """Returns numerator / denominator exactly, deferring on zero like the reference errs."""
+    if not denominator:
+        raise Defer
+    if type(numerator) is int and type(denominator) is int:
+        if numerator % denominator == 0:
+            return numerator // denominator
+        return Fraction(numerator, denominator)
+    return _whole(Fraction(numerator) / denominator)
+
+
+def _missing() -> Value:
+    raise Defer
+
+
+Key = tuple[str, tuple[Value, ...]]
+
+
+class Generator:
+    """Writes the source of the fast function of one statute under one reading selection."""
+
+    def __init__(self, statute: ast.Statute, readings: Mapping[str, str]) -> None:
+        self.statute = statute
+        self.readings = readings
+        self.constants: dict[str, object] = {}
+        self.lines: list[str] = []
+        self.emitted: set[Key] = set()
+        self.inputs_used: set[str] = set()
+
+    # ---- names ---------------------------------------------------------------------------
+    @staticmethod
+    def variable(key: Key) -> str:
+        """Returns the local variable holding a definition's value for these arguments."""
+        name, args = key
+        if not args:
+            return _identifier(f"d_{name}")
+        return _identifier(f"d_{name}__" + "__".join(_arg_name(a) for a in args))
+
+    def constant(self, value: object) -> str:
+        """Returns the name of a module-level constant holding `value`."""
+        name = f"_k{len(self.constants)}"
+        self.constants[name] = value
+        return name
+
+    # ---- expressions ---------------------------------------------------------------------
+    def static_value(self, expr: ast.Expr, bound: Mapping[str, Value]) -> Value:
+        """Returns the value of a call argument known before any scenario (a literal, a bound
+        parameter, an enum member)."""
+        if isinstance(expr, ast.Literal):
+            return expr.value
+        if isinstance(expr, ast.Ref) and expr.name in bound:
+            return bound[expr.name]
+        if (
+            isinstance(expr, ast.Ref)
+            and expr.name not in self.statute.inputs
+            and (expr.name not in self.statute.definitions)
+        ):
+            return expr.name
+        raise Unsupported(f"argument {expr!r} is not known statically")
+
+    def key_of_call(self, expr: ast.Call, bound: Mapping[str, Value]) -> Key:
+        """Returns the definition and arguments a call names."""
+        definition = self.statute.definitions[expr.name]
+        given = dict(expr.kwargs)
+        return expr.name, tuple(self.static_value(given[p.name], bound) for p in definition.params)
+
+    def expr(self, expr: ast.Expr, bound: Mapping[str, Value]) -> str:
+        """Returns Python source computing `expr`, emitting the definitions it needs first."""
+        statute = self.statute
+        if isinstance(expr, ast.Literal):
+            value = expr.value
+            if isinstance(value, bool):
+                return repr(value)
+            if value.denominator == 1:
+                return repr(value.numerator)
+            return self.constant(value)
+        if isinstance(expr, ast.Ref):
+            name = expr.name
+            if name in bound:
+                return _literal(bound[name])
+            if name in statute.inputs:
+                self.inputs_used.add(name)
+                if statute.inputs[name].optional:
+                    return f"(i_{name} if i_{name} is not None else _missing())"
+                return f"i_{name}"
+            if name in statute.definitions:
+                return self.need((name, ()))
+            return _literal(name)  # an enum member
+        if isinstance(expr, ast.Call):
+            if expr.name in ("min", "max"):
+                args = ", ".join(self.expr(a, bound) for a in expr.args)
+                return f"{expr.name}({args})"
+            if expr.name == "floor":
+                (only,) = expr.args
+                return f"(({self.expr(only, bound)}) // 1)"
+            return self.need(self.key_of_call(expr, bound))
+        if isinstance(expr, ast.BinOp):
+            left, right = self.expr(expr.left, bound), self.expr(expr.right, bound)
+            if expr.op == "/":
+                return f"_divide({left}, {right})"
+            if expr.op == "*" and _is_one(expr.left):
+                return right
+            if expr.op == "*" and _is_one(expr.right):
+                return left
+            return f"({left} {expr.op} {right})"
+        if isinstance(expr, ast.Compare):
+            op = _COMPARE[expr.op]
+            constant = _fraction_literal(expr.right)
+            if constant is not None:
+                # x >= p/q as x * q >= p: integer arithmetic when x is whole (q > 0).
+                left = self.expr(expr.left, bound)
+                return f"({left} * {constant.denominator} {op} {constant.numerator})"
+            left, right = self.expr(expr.left, bound), self.expr(expr.right, bound)
+            return f"({left} {op} {right})"
+        if isinstance(expr, ast.BoolOp):
+            left, right = self.expr(expr.left, bound), self.expr(expr.right, bound)
+            if expr.op == "implies":
+                return f"(not {left} or {right})"
+            return f"({left} {expr.op} {right})"
+        if isinstance(expr, ast.Not):
+            return f"(not {self.expr(expr.operand, bound)})"
+        if isinstance(expr, ast.Neg):
+            return f"(-{self.expr(expr.operand, bound)})"
+        if isinstance(expr, ast.If):
+            condition = self.expr(expr.condition, bound)
+            then = self.expr(expr.then, bound)
+            otherwise = self.expr(expr.otherwise, bound)
+            return f"({then} if {condition} else {otherwise})"
+        if isinstance(expr, ast.Given):
+            self.inputs_used.add(expr.name)
+            return f"(i_{expr.name} is not None)"
+        if isinstance(expr, ast.ReadingTest):
+            return repr(self.readings[expr.reading] == expr.option)
+        if isinstance(expr, ast.BonusSum):
+            terms = [
+                self.need((b.name, tuple(bound[p.name] for p in b.params))) for b in statute.bonuses
+            ]
+            return "(" + " + ".join(terms or ["0"]) + ")"
+        raise Unsupported(f"expression {expr!r}")
+
+    # ---- definitions ---------------------------------------------------------------------
+    def need(self, key: Key) -> str:
+        """Returns the variable of a definition, emitting its computation on first need."""
+        variable = self.variable(key)
+        if key in self.emitted:
+            return variable
+        self.emitted.add(key)
+        name, args = key
+        definition = self.statute.definitions[name]
+        bound = dict(zip((p.name for p in definition.params), args, strict=True))
+        if isinstance(definition, ast.Rule):
+            self.rule(definition, bound, variable)
+        else:
+            self.cases(definition, bound, variable)
+        return variable
+
+    def rule(self, rule: ast.Rule, bound: Mapping[str, Value], variable: str) -> None:
+        assert rule.expr is not None
+        value = self.expr(rule.expr, bound)
+        if rule.type.is_numeric and _may_be_fractional(rule.expr):
+            value = f"_whole({value})"
+        if rule.condition is not None:
+            condition = self.expr(rule.condition, bound)
+            value = f"({value} if {condition} else {_zero(rule.type)})"
+        self.lines.append(f"{variable} = {value}")
+
+    def cases(self, cases: ast.Cases, bound: Mapping[str, Value], variable: str) -> None:
+        conditions = []
+        for index, case in enumerate(cases.cases):
+            if case.condition is None:
+                conditions.append("True")
+                continue
+            holds = f"{variable}_c{index}"
+            self.lines.append(f"{holds} = {self.expr(case.condition, bound)}")
+            conditions.append(holds)
+        if cases.order == "exclusive" and len(conditions) > 1:
+            self.lines.append(f"if ({' + '.join(conditions)}) > 1: raise Defer")
+        fallback = "_missing()" if cases.otherwise is None else None
+        # Each value expression is evaluated only in its own branch (it may divide by what its
+        # condition guards); the definitions it names are computed before the choice.
+        branches = []
+        for index, case in enumerate(cases.cases):
+            before = len(self.lines)
+            value = self.expr(case.expr, bound)
+            if cases.type.is_numeric and _may_be_fractional(case.expr):
+                value = f"_whole({value})"
+            prelude = self.lines[before:]
+            del self.lines[before:]
+            branches.append((conditions[index], prelude, value))
+        if fallback is None:
+            assert cases.otherwise is not None
+            before = len(self.lines)
+            fallback = self.expr(cases.otherwise, bound)
+            otherwise_prelude = self.lines[before:]
+            del self.lines[before:]
+        else:
+            otherwise_prelude = []
+        for _, prelude, _ in branches:
+            self.lines.extend(prelude)
+        self.lines.extend(otherwise_prelude)
+        chain = fallback
+        for condition, _, value in reversed(branches):
+            chain = f"({value} if {condition} else {chain})"
+        self.lines.append(f"{variable} = {chain}")
+
+    # ---- the function --------------------------------------------------------------------
+    def source(self) -> str:
+        """Returns the module source defining `evaluate(inputs) -> tuple of results`."""
+        results = [self.need((name, ())) for name in self.statute.result_names]
+        body = []
+        for name in sorted(self.inputs_used):
+            fetch = f"inputs[{name!r}]"
+            kind = self.statute.inputs[name].type.kind
+            if kind in ("money", "number", "share"):
+                # Whole amounts as integers: integer arithmetic is exact and fast.
+                fetch = f"_whole({fetch})"
+            body.append(f"    {_identifier('i_' + name)} = {fetch}")
+        body += [f"    {line}" for line in self.lines]
+        body.append(f"    return ({', '.join(results)},)")
+        return "def evaluate(inputs):\n" + "\n".join(body) + "\n"
+
+
+def _identifier(text: str) -> str:
+    """Returns `text` when it is a plain identifier. The grammar only admits such names; this
+    keeps anything else out of generated source whatever the AST holds."""
+    if not _IDENTIFIER.fullmatch(text):
+        raise Unsupported(f"{text!r} is not a plain identifier")
+    return text
+
+
+def _literal(value: Value) -> str:
+    """Returns the source of a parameter value or enum member (bools, plain identifiers)."""
+    if isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(_identifier(value))
+    raise Unsupported(f"parameter value {value!r}")
+
+
+def _arg_name(value: Value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value).replace("-", "_")
+
+
+def _zero(type_: ast.Type) -> str:
+    return "False" if type_.kind == "bool" else "0"
+
+
+def _may_be_fractional(expr: ast.Expr) -> bool:
+    """True when an expression can make a whole value a `Fraction`: a product or quotient
+    (one factor may be a fraction), `floor`, or an amount that is not whole (50%, 1/3). Such
+    values are brought back to integers when whole, so the arithmetic after them stays on
+    integers."""
+    from .checker import walk
+
+    for node in walk(expr):
+        if isinstance(node, ast.BinOp) and node.op in ("*", "/"):
+            return True
+        if isinstance(node, ast.Call) and node.name == "floor":
+            return True
+        if _fraction_literal(node) is not None:
+            return True
+    return False
+
+
+def _fraction_literal(expr: ast.Expr) -> Fraction | None:
+    """Returns the value of a literal amount that is not whole, else None."""
+    literal = isinstance(expr, ast.Literal) and not isinstance(expr.value, bool)
+    if literal and expr.value.denominator != 1:  # type: ignore[attr-defined, union-attr]
+        return expr.value  # type: ignore[attr-defined, return-value]
+    return None
+
+
+def _is_one(expr: ast.Expr) -> bool:
+    return isinstance(expr, ast.Literal) and not isinstance(expr.value, bool) and expr.value == 1
+
+
+_CACHE: dict[tuple[int, tuple[str, ...]], tuple[ast.Statute, FastFunction | None]] = {}
+_TESTED: dict[int, tuple[ast.Statute, tuple[str, ...]]] = {}
+
+
+def tested_readings(statute: ast.Statute) -> tuple[str, ...]:
+    """Returns the readings a rule tests by name (`reading I8 is ...`): the only ones the
+    generated code depends on, so one function serves every selection that agrees on them."""
+    cached = _TESTED.get(id(statute))
+    if cached is None or cached[0] is not statute:
+        from .checker import definition_expressions, walk
+
+        found = {
+            node.reading
+            for definition in statute.definitions.values()
+            for expr in definition_expressions(definition)
+            for node in walk(expr)
+            if isinstance(node, ast.ReadingTest)
+        }
+        cached = (statute, tuple(sorted(found)))
+        _TESTED[id(statute)] = cached
+    return cached[1]
+
+
+def fast_function(statute: ast.Statute, readings: Mapping[str, str]) -> FastFunction | None:
+    """Returns the generated function of a statute under a reading selection (None when the
+    encoding uses something the generator does not translate), made once and kept."""
+    selection = tuple(readings[r] for r in tested_readings(statute))
+    cache_key = (id(statute), selection)
+    cached = _CACHE.get(cache_key)
+    if cached is not None and cached[0] is statute:
+        return cached[1]
+    try:
+        generator = Generator(statute, readings)
+        source = generator.source()
+    except Unsupported:
+        function = None
+    else:
+        namespace: dict[str, object] = {
+            "Defer": Defer,
+            "_whole": _whole,
+            "_divide": _divide,
+            "_missing": _missing,
+            **generator.constants,
+        }
+        digest = hashlib.sha256(source.encode()).hexdigest()[:12]
+        code = compile(source, f"<lextrace fast path {digest}>", "exec")
+        exec(code, namespace)
+        function = namespace["evaluate"]  # type: ignore[assignment]
+    _CACHE[cache_key] = (statute, function)
+    return function
+
+
+def run_fast(
+    statute: ast.Statute, inputs: Mapping[str, Value], readings: Mapping[str, str]
+) -> dict[str, Value] | None:
+    """Returns the results of validated inputs by the fast path, or None when it defers (the
+    caller then runs the reference evaluator)."""
+    function = fast_function(statute, readings)
+    if function is None:
+        return None
+    try:
+        values = function(inputs)
+    except Exception:
+        return None
+    return dict(zip(statute.result_names, values, strict=True))
+
+
+def generated_source(statute: ast.Statute, readings: Mapping[str, str]) -> str:
+    """Returns the source the fast path runs for a statute and reading selection (for review)."""
+    return Generator(statute, readings).source()
