@@ -18,6 +18,7 @@ import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from .dsl import ast
@@ -92,6 +93,11 @@ class Statute:
         self.readings_used = _readings_used(statute)
         self._last_selection: tuple[dict[str, str], FastFunction | None, dict[str, str]] | None
         self._last_selection = None
+        self._rational_results = [
+            name
+            for name in statute.result_names
+            if statute.definitions[name].type.kind in ("money", "number", "share")
+        ]
 
     def _selection(self, selected: dict[str, str]) -> tuple[FastFunction | None, dict[str, str]]:
         """Returns the fast function and the readings-used record of a selection; the last
@@ -166,6 +172,9 @@ class Statute:
                 pass
             else:
                 values = dict(zip(self.ast.result_names, found, strict=True))
+                for name in self._rational_results:
+                    # The same types as the reference evaluator: amounts are Fractions.
+                    values[name] = Fraction(values[name])
                 return Result(self.ast, values, used, inputs, None)
         evaluation: Evaluation = evaluate(self.program, inputs, selected, tracing=trace)
         values = {name: evaluation.memo[(name, ())] for name in self.ast.result_names}
