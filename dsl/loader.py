@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import ast
+from . import ast, cache
 from .checker import check_statute
 from .errors import Diagnostic, EncodingError
 from .fidelity import check_fidelity
@@ -93,7 +93,13 @@ def load(path: str | Path) -> ast.Statute:
 
     Raises EncodingError carrying every error found (warnings do not stop loading).
     """
+    path = Path(path)
+    cached = cache.lookup(path)
+    if cached is not None:
+        return cached
     analysis = analyse(path)
     if analysis.errors or analysis.statute is None:
         raise EncodingError(analysis.errors, analysis.source)
+    if analysis.official_path:
+        cache.store(path, analysis.statute, Path(analysis.official_path))
     return analysis.statute

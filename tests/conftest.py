@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# The parse cache of every test run (and of the commands it starts) stays out of the home folder.
+os.environ.setdefault("LEXTRACE_CACHE_DIR", tempfile.mkdtemp(prefix="lextrace-cache-"))
 
 from lextrace import Statute, load_statute
 from lextrace.statute import BUNDLED, OFFICIAL
