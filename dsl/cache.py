@@ -24,6 +24,7 @@ from pathlib import Path
 from . import ast
 
 FORMAT = 1
+KEEP = 32
 _CLASSES: dict[str, type] = {
     cls.__name__: cls
     for cls in vars(ast).values()
@@ -175,5 +176,13 @@ def store(path: Path, statute: ast.Statute, official: Path) -> None:
         with tempfile.NamedTemporaryFile(dir=folder, delete=False, suffix=".tmp") as handle:
             handle.write(payload)
         os.replace(handle.name, folder / f"{cache_key}.ast")
+        _prune(folder)
     except (OSError, TypeError, ValueError):
         return
+
+
+def _prune(folder: Path) -> None:
+    """Keeps the most recent KEEP entries: every edited or mutated encoding makes a new one."""
+    entries = sorted(folder.glob("*.ast"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for stale in entries[KEEP:]:
+        stale.unlink(missing_ok=True)

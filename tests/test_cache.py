@@ -92,3 +92,16 @@ def test_a_cached_statute_evaluates_like_a_parsed_one(cache_folder: Path) -> Non
             again.evaluate_file(path, trace=True).to_json()
             == parsed.evaluate_file(path, trace=True).to_json()
         )
+
+
+def test_the_cache_keeps_only_the_most_recent_entries(
+    cache_folder: Path, tmp_path: Path, encoding_source: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache, "KEEP", 2)
+    for n in range(4):
+        folder = tmp_path / f"v{n}"
+        folder.mkdir()
+        loader.load(
+            write_variant(folder, encoding_source, "# N.J.S.A.", "#" + " " * n + " N.J.S.A.")
+        )
+    assert len(list(cache_folder.glob("*.ast"))) == 2
