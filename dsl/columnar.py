@@ -1,0 +1,641 @@
+"""Columnar evaluation: many scenarios at once over numpy columns, exact.
+
+The statute's rules are walked once per chunk of rows, each operation applied to whole columns.
+Every number is held exactly as a mixed fraction in its base unit (cents for money): a whole part
+`q`, a remainder `0 <= r < den` and a denominator made of a constant and of columns (a division by
+a column, such as the reference median salary, adds that column as a factor). Values with the same
+factors add without growing; a whole column times a count stays small because the remainder is
+carried, not multiplied out.
+
+Arithmetic runs on int64 columns. Before every product, and after every sum, magnitudes are
+checked with a float estimate; a row where a value could leave the int64 range, where a division
+by zero, a missing optional input, two exclusive cases or no case at all would occur, is marked
+*deferred*. A deferred row is then evaluated by the scalar evaluator, which either agrees or
+reports the error in its own words. So the columnar result is exact on every row it keeps, and a
+row it cannot do exactly is never guessed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from . import ast
+from .checker import walk
+from .values import Value
+
+Array = np.ndarray[Any, Any]
+Mask = Array | bool
+_LIMIT = float(2**62)
+_MONEY_SCALE = 100
+
+
+class Unsupported(Exception):
+    """The encoding uses something the columnar evaluator does not handle."""
+
+
+@dataclass(frozen=True, eq=False)
+class Den:
+    """A positive denominator: a constant times columns (compared by identity)."""
+
+    const: int = 1
+    factors: tuple[Array, ...] = ()
+
+    @property
+    def whole(self) -> bool:
+        """True when the denominator is 1."""
+        return self.const == 1 and not self.factors
+
+    def same(self, other: Den) -> bool:
+        """True when both are the same constant times the same columns."""
+        if self.const != other.const or len(self.factors) != len(other.factors):
+            return False
+        remaining = list(other.factors)
+        for factor in self.factors:
+            for index, theirs in enumerate(remaining):
+                if theirs is factor:
+                    del remaining[index]
+                    break
+            else:
+                return False
+        return True
+
+
+@dataclass
+class Num:
+    """An exact numeric column: value = (q + r / den) / scale, with 0 <= r < den."""
+
+    q: Array | int
+    r: Array | int
+    den: Den
+    scale: int
+    bad: Mask = False
+
+
+@dataclass
+class Flag:
+    """A boolean column (conditions, bool inputs)."""
+
+    value: Array | bool
+    bad: Mask = False
+
+
+@dataclass
+class Code:
+    """An enum column as codes into a table of member names shared by the whole statute."""
+
+    value: Array | int
+    bad: Mask = False
+
+
+Col = Num | Flag | Code
+
+
+def _or(a: Mask, b: Mask) -> Mask:
+    if a is False:
+        return b
+    if b is False:
+        return a
+    return a | b
+
+
+def _scale_of(type_: ast.Type) -> int:
+    return _MONEY_SCALE if type_.kind == "money" else 1
+
+
+class Chunk:
+    """The evaluation of one chunk of rows: inputs, memo of definitions, deferred rows."""
+
+    def __init__(self, engine: Engine, inputs: Mapping[str, Col], size: int) -> None:
+        self.engine = engine
+        self.inputs = inputs
+        self.size = size
+        self.memo: dict[tuple[str, tuple[Value, ...]], Col] = {}
+        self.bad: Array = np.zeros(size, dtype=bool)
+        self.den_values: dict[int, Array | int] = {}
+
+    # ---- checked integer arithmetic ---------------------------------------------------------
+    def product(self, a: Array | int, b: Array | int) -> tuple[Array | int, Mask]:
+        """Returns a * b and the rows where the product could leave the int64 range."""
+        if isinstance(a, int) and isinstance(b, int):
+            return a * b, False
+        if (isinstance(a, int) and abs(a) <= 1) or (isinstance(b, int) and abs(b) <= 1):
+            return a * b, False
+        estimate = np.abs(np.asarray(a, dtype=np.float64)) * np.abs(np.asarray(b, dtype=np.float64))
+        with np.errstate(over="ignore"):
+            return np.multiply(a, b), estimate >= _LIMIT
+
+    def large(self, a: Array | int) -> Mask:
+        """Returns the rows where a sum could grow out of range in a later operation."""
+        if isinstance(a, int):
+            return abs(a) >= 2**62
+        return np.abs(a) >= 2**62
+
+    def den_value(self, den: Den) -> tuple[Array | int, Mask]:
+        """Returns the value of a denominator, and the rows where it is too large."""
+        value: Array | int = den.const
+        bad: Mask = False
+        for factor in den.factors:
+            value, over = self.product(value, factor)
+            bad = _or(bad, over)
+        return value, bad
+
+    # ---- common denominators ----------------------------------------------------------------
+    def common(self, a: Den, b: Den) -> Den:
+        """Returns the least common denominator of two (factors matched by identity)."""
+        factors = list(a.factors)
+        remaining = list(a.factors)
+        for factor in b.factors:
+            for index, mine in enumerate(remaining):
+                if mine is factor:
+                    del remaining[index]
+                    break
+            else:
+                factors.append(factor)
+        return Den(math.lcm(a.const, b.const), tuple(factors))
+
+    def to_den(self, x: Num, target: Den) -> tuple[Array | int, Mask]:
+        """Returns x's remainder over the (larger) denominator `target`."""
+        if x.den.same(target):
+            return x.r, False
+        extra = list(target.factors)
+        for factor in x.den.factors:
+            for index, theirs in enumerate(extra):
+                if theirs is factor:
+                    del extra[index]
+                    break
+        multiplier, bad = self.den_value(Den(target.const // x.den.const, tuple(extra)))
+        r, over = self.product(x.r, multiplier)
+        return r, _or(bad, over)
+
+    def aligned(self, a: Num, b: Num) -> tuple[Den, Array | int, Array | int, Mask]:
+        """Returns the common denominator and both remainders over it."""
+        if a.scale != b.scale:
+            raise Unsupported("values of different units meet")
+        den = a.den if a.den.same(b.den) else self.common(a.den, b.den)
+        ra, bad_a = self.to_den(a, den)
+        rb, bad_b = self.to_den(b, den)
+        return den, ra, rb, _or(bad_a, bad_b)
+
+    # ---- operations -------------------------------------------------------------------------
+    def add(self, a: Num, b: Num, sign: int) -> Num:
+        """Returns a + b (sign 1) or a - b (sign -1)."""
+        den, ra, rb, bad = self.aligned(a, b)
+        q = a.q + b.q if sign > 0 else a.q - b.q
+        bad = _or(bad, self.large(q))
+        if den.whole:
+            return Num(q, 0, den, a.scale, _or(_or(a.bad, b.bad), bad))
+        value, over = self.den_value(den)
+        r = ra + rb if sign > 0 else ra - rb
+        if sign > 0:
+            carry = r >= value
+            q, r = q + carry, r - carry * value
+        else:
+            borrow = r < 0
+            q, r = q - borrow, r + borrow * value
+        return Num(q, r, den, a.scale, _or(_or(a.bad, b.bad), _or(bad, over)))
+
+    def multiply(self, a: Num, b: Num) -> Num:
+        """Returns a * b."""
+        if not a.den.whole and b.den.whole:
+            a, b = b, a
+        bad = _or(a.bad, b.bad)
+        scale = a.scale * b.scale
+        if a.den.whole:
+            q, over = self.product(a.q, b.q)
+            bad = _or(bad, over)
+            if b.den.whole:
+                return self._rescale(Num(q, 0, Den(), scale, bad), a.scale, b.scale)
+            carried, over = self.product(b.r, a.q)
+            value, over_den = self.den_value(b.den)
+            extra, rest = np.divmod(carried, value)
+            q = q + extra
+            bad = _or(bad, _or(_or(over, over_den), self.large(q)))
+            return self._rescale(Num(q, rest, b.den, scale, bad), a.scale, b.scale)
+        na, bad_a = self.numerator(a)
+        nb, bad_b = self.numerator(b)
+        n, over = self.product(na, nb)
+        den = Den(a.den.const * b.den.const, a.den.factors + b.den.factors)
+        value, over_den = self.den_value(den)
+        q, r = np.divmod(n, value)
+        bad = _or(_or(bad, _or(bad_a, bad_b)), _or(over, over_den))
+        return self._rescale(Num(q, r, den, scale, bad), a.scale, b.scale)
+
+    def _rescale(self, x: Num, scale_a: int, scale_b: int) -> Num:
+        # money * number is money: the product of base units carries one money scale.
+        if scale_a > 1 and scale_b > 1:
+            raise Unsupported("money times money")
+        return x
+
+    def numerator(self, x: Num) -> tuple[Array | int, Mask]:
+        """Returns q * den + r, the value over its denominator."""
+        if x.den.whole:
+            return x.q, False
+        value, bad = self.den_value(x.den)
+        n, over = self.product(x.q, value)
+        return n + x.r, _or(bad, over)
+
+    def divide(self, a: Num, b: Num) -> Num:
+        """Returns a / b; rows dividing by zero are deferred."""
+        if a.scale < b.scale:
+            raise Unsupported("a number divided by money")
+        scale = a.scale // b.scale if a.scale % b.scale == 0 else 0
+        if scale == 0:
+            raise Unsupported("units that do not divide")
+        na, bad_a = self.numerator(a)
+        nb, bad_b = self.numerator(b)
+        # (na / da) / (nb / db) = na * db / (da * nb), common factors of da and db cancelled.
+        da_factors = list(a.den.factors)
+        db_factors: list[Array] = []
+        for factor in b.den.factors:
+            for index, mine in enumerate(da_factors):
+                if mine is factor:
+                    del da_factors[index]
+                    break
+            else:
+                db_factors.append(factor)
+        shared = math.gcd(a.den.const, b.den.const)
+        db_value, bad_db = self.den_value(Den(b.den.const // shared, tuple(db_factors)))
+        numerator, over = self.product(na, db_value)
+        zero = nb == 0
+        sign = np.where(np.asarray(nb) < 0, -1, 1)
+        divisor = np.where(zero, 1, np.abs(nb))
+        numerator = numerator * sign
+        den = Den(a.den.const // shared, (*da_factors, divisor))
+        value, over_den = self.den_value(den)
+        q, r = np.divmod(numerator, value)
+        bad = _or(_or(a.bad, b.bad), _or(_or(bad_a, bad_b), _or(bad_db, over)))
+        bad = _or(bad, _or(over_den, zero))
+        return Num(q, r, den, scale, bad)
+
+    def negate(self, x: Num) -> Num:
+        """Returns -x."""
+        if x.den.whole:
+            return Num(-x.q, 0, x.den, x.scale, x.bad)
+        value, bad = self.den_value(x.den)
+        fractional = np.asarray(x.r) > 0
+        q = -x.q - fractional
+        r = np.where(fractional, value - x.r, 0)
+        return Num(q, r, x.den, x.scale, _or(x.bad, bad))
+
+    def compare(self, op: str, a: Col, b: Col) -> Flag:
+        """Returns the comparison of two columns."""
+        bad = _or(a.bad, b.bad)
+        if isinstance(a, Num) and isinstance(b, Num):
+            _, ra, rb, over = self.aligned(a, b)
+            less = (a.q < b.q) | ((a.q == b.q) & (ra < rb))
+            equal = (a.q == b.q) & (ra == rb)
+            result = {
+                "=": equal,
+                "!=": ~equal,
+                "<": less,
+                "<=": less | equal,
+                ">": ~(less | equal),
+                ">=": ~less,
+            }[op]
+            return Flag(result, _or(bad, over))
+        left, right = a.value, b.value  # type: ignore[union-attr]
+        if op == "=":
+            return Flag(np.equal(left, right), bad)
+        if op == "!=":
+            return Flag(np.not_equal(left, right), bad)
+        raise Unsupported(f"'{op}' between non-numbers")
+
+    def choose(self, condition: Flag, then: Col, otherwise: Col) -> Col:
+        """Returns `then` where the condition holds, else `otherwise` (each row's errors are
+        those of the branch it takes, as the reference evaluator computes on demand)."""
+        c = condition.value
+        bad = _or(condition.bad, _branch_bad(c, then.bad, otherwise.bad))
+        if isinstance(then, Num) and isinstance(otherwise, Num):
+            den, rt, ro, over = self.aligned(then, otherwise)
+            q = np.where(c, then.q, otherwise.q)
+            r = 0 if den.whole else np.where(c, rt, ro)
+            return Num(q, r, den, then.scale, _or(bad, over))
+        if isinstance(then, Flag) and isinstance(otherwise, Flag):
+            return Flag(np.where(c, then.value, otherwise.value), bad)
+        if isinstance(then, Code) and isinstance(otherwise, Code):
+            return Code(np.where(c, then.value, otherwise.value), bad)
+        raise Unsupported("branches of different kinds")
+
+
+def _branch_bad(c: Array | bool, then_bad: Mask, otherwise_bad: Mask) -> Mask:
+    if then_bad is False and otherwise_bad is False:
+        return False
+    return np.where(c, then_bad, otherwise_bad)
+
+
+class Engine:
+    """The columnar evaluator of one statute under one reading selection."""
+
+    def __init__(self, statute: ast.Statute, readings: Mapping[str, str]) -> None:
+        self.statute = statute
+        self.readings = dict(readings)
+        members: list[str] = []
+        for type_ in (
+            *(i.type for i in statute.inputs.values()),
+            *(d.type for d in statute.definitions.values()),
+        ):
+            for member in type_.members:
+                if member not in members:
+                    members.append(member)
+        self.members = members
+        self.codes = {member: index for index, member in enumerate(members)}
+        _refuse_unsupported(statute)
+
+    # ---- expressions ------------------------------------------------------------------------
+    def literal(self, value: Fraction | bool, scale: int) -> Col:
+        """Returns a constant column (broadcast)."""
+        if isinstance(value, bool):
+            return Flag(value)
+        based = Fraction(value) * scale
+        q, r = divmod(based.numerator, based.denominator)
+        return Num(q, r, Den(based.denominator), scale)
+
+    def expr(self, chunk: Chunk, expr: ast.Expr, bound: Mapping[str, Value], scale: int) -> Col:
+        """Returns the column of an expression; `scale` is the unit a literal takes."""
+        statute = self.statute
+        if isinstance(expr, ast.Literal):
+            if expr.unit == "money":
+                scale = _MONEY_SCALE
+            elif expr.unit in ("percent", "number"):
+                scale = 1 if scale == 0 else scale
+            return self.literal(expr.value, scale if expr.unit != "percent" else 1)
+        if isinstance(expr, ast.Ref):
+            name = expr.name
+            if name in bound:
+                return self.constant(bound[name])
+            if name in statute.inputs:
+                return chunk.inputs[name]
+            if name in statute.definitions:
+                return self.definition(chunk, name, ())
+            return Code(self.codes[name])
+        if isinstance(expr, ast.Call):
+            if expr.name in ("min", "max"):
+                values = [self.expr(chunk, a, bound, scale) for a in expr.args]
+                result = values[0]
+                for value in values[1:]:
+                    keep = chunk.compare("<=" if expr.name == "min" else ">=", result, value)
+                    chosen = chunk.choose(keep, result, value)
+                    # min/max evaluate every argument: every error counts.
+                    chosen.bad = _or(chosen.bad, _or(result.bad, value.bad))
+                    result = chosen
+                return result
+            if expr.name == "floor":
+                (only,) = expr.args
+                value = self.expr(chunk, only, bound, scale)
+                assert isinstance(value, Num)
+                q = value.q if value.scale == 1 else (value.q // value.scale) * value.scale
+                return Num(q, 0, Den(), value.scale, value.bad)
+            definition = statute.definitions[expr.name]
+            given = dict(expr.kwargs)
+            args = tuple(_static(given[p.name], bound, statute) for p in definition.params)
+            return self.definition(chunk, expr.name, args)
+        if isinstance(expr, ast.BinOp):
+            left = self.expr(chunk, expr.left, bound, scale)
+            right = self.expr(chunk, expr.right, bound, 1 if expr.op in "*/" else scale)
+            assert isinstance(left, Num) and isinstance(right, Num)
+            if expr.op == "+":
+                return chunk.add(left, right, 1)
+            if expr.op == "-":
+                return chunk.add(left, right, -1)
+            if expr.op == "*":
+                return chunk.multiply(left, right)
+            return chunk.divide(left, right)
+        if isinstance(expr, ast.Compare):
+            left_scale = self.scale_of(expr.left, bound) or self.scale_of(expr.right, bound)
+            left = self.expr(chunk, expr.left, bound, left_scale or 1)
+            right = self.expr(chunk, expr.right, bound, left_scale or 1)
+            return chunk.compare(expr.op, left, right)
+        if isinstance(expr, ast.BoolOp):
+            a = self.expr(chunk, expr.left, bound, 1)
+            b = self.expr(chunk, expr.right, bound, 1)
+            assert isinstance(a, Flag) and isinstance(b, Flag)
+            if expr.op == "and":
+                return Flag(a.value & b.value, _or(a.bad, _branch_bad(a.value, b.bad, False)))
+            if expr.op == "or":
+                return Flag(a.value | b.value, _or(a.bad, _branch_bad(a.value, False, b.bad)))
+            return Flag(~a.value | b.value, _or(a.bad, _branch_bad(a.value, b.bad, False)))
+        if isinstance(expr, ast.Not):
+            operand = self.expr(chunk, expr.operand, bound, 1)
+            assert isinstance(operand, Flag)
+            return Flag(np.logical_not(operand.value), operand.bad)
+        if isinstance(expr, ast.Neg):
+            operand = self.expr(chunk, expr.operand, bound, scale)
+            assert isinstance(operand, Num)
+            return chunk.negate(operand)
+        if isinstance(expr, ast.If):
+            condition = self.expr(chunk, expr.condition, bound, 1)
+            assert isinstance(condition, Flag)
+            return chunk.choose(
+                condition,
+                self.expr(chunk, expr.then, bound, scale),
+                self.expr(chunk, expr.otherwise, bound, scale),
+            )
+        if isinstance(expr, ast.Given):
+            missing = chunk.inputs[expr.name].bad
+            return Flag(np.logical_not(missing) if missing is not False else True)
+        if isinstance(expr, ast.ReadingTest):
+            return Flag(self.readings[expr.reading] == expr.option)
+        if isinstance(expr, ast.BonusSum):
+            total: Col = Num(0, 0, Den(), _MONEY_SCALE)
+            for bonus in statute.bonuses:
+                value = self.definition(
+                    chunk, bonus.name, tuple(bound[p.name] for p in bonus.params)
+                )
+                assert isinstance(total, Num) and isinstance(value, Num)
+                total = chunk.add(total, value, 1)
+            return total
+        raise Unsupported(f"expression {type(expr).__name__}")
+
+    def scale_of(self, expr: ast.Expr, bound: Mapping[str, Value]) -> int | None:
+        """Returns the unit of a named value (money or not), None for literals and others."""
+        if isinstance(expr, ast.Ref):
+            if expr.name in self.statute.inputs:
+                return _scale_of(self.statute.inputs[expr.name].type)
+            if expr.name in self.statute.definitions:
+                return _scale_of(self.statute.definitions[expr.name].type)
+        if isinstance(expr, ast.Call) and expr.name in self.statute.definitions:
+            return _scale_of(self.statute.definitions[expr.name].type)
+        for node in walk(expr):
+            if isinstance(node, ast.Literal) and node.unit == "money":
+                return _MONEY_SCALE
+            if node is not expr:
+                found = self.scale_of(node, bound)
+                if found is not None and isinstance(node, ast.Ref | ast.Call):
+                    return found
+        return None
+
+    def constant(self, value: Value) -> Col:
+        """Returns a parameter's value as a constant column."""
+        if isinstance(value, bool):
+            return Flag(value)
+        if isinstance(value, str):
+            return Code(self.codes[value])
+        raise Unsupported(f"parameter value {value!r}")
+
+    # ---- definitions ------------------------------------------------------------------------
+    def definition(self, chunk: Chunk, name: str, args: tuple[Value, ...]) -> Col:
+        """Returns a definition's column for these arguments, computed once per chunk."""
+        key = (name, args)
+        found = chunk.memo.get(key)
+        if found is not None:
+            return found
+        definition = self.statute.definitions[name]
+        bound = dict(zip((p.name for p in definition.params), args, strict=True))
+        scale = _scale_of(definition.type)
+        if isinstance(definition, ast.Rule):
+            assert definition.expr is not None
+            value = self.expr(chunk, definition.expr, bound, scale)
+            if definition.condition is not None:
+                condition = self.expr(chunk, definition.condition, bound, 1)
+                assert isinstance(condition, Flag)
+                value = chunk.choose(condition, value, self.zero(definition.type))
+        else:
+            value = self.cases(chunk, definition, bound, scale)
+        value = self.as_type(value, definition.type)
+        chunk.memo[key] = value
+        return value
+
+    def cases(self, chunk: Chunk, cases: ast.Cases, bound: Mapping[str, Value], scale: int) -> Col:
+        """Returns a piecewise definition: the first case that holds (exclusive cases that
+        both hold, or none without `otherwise`, defer the row)."""
+        conditions: list[Flag] = []
+        values: list[Col] = []
+        for case in cases.cases:
+            if case.condition is None:
+                conditions.append(Flag(True))
+            else:
+                condition = self.expr(chunk, case.condition, bound, 1)
+                assert isinstance(condition, Flag)
+                conditions.append(condition)
+            values.append(self.expr(chunk, case.expr, bound, scale))
+        if cases.otherwise is not None:
+            result = self.expr(chunk, cases.otherwise, bound, scale)
+        else:
+            result = Code(0) if cases.type.kind == "enum" else self.zero(cases.type)
+            none_holds: Array | bool = True
+            for condition in conditions:
+                none_holds = np.logical_and(none_holds, np.logical_not(condition.value))
+            result.bad = none_holds
+        for condition, value in zip(reversed(conditions), reversed(values), strict=True):
+            result = chunk.choose(condition, value, result)
+        if cases.order == "exclusive" and len(conditions) > 1:
+            holding = sum(np.asarray(c.value, dtype=np.int8) for c in conditions)
+            result.bad = _or(result.bad, np.asarray(holding) > 1)
+            for condition in conditions:  # every condition is evaluated
+                result.bad = _or(result.bad, condition.bad)
+        return result
+
+    def zero(self, type_: ast.Type) -> Col:
+        """Returns the value of a rule whose condition fails."""
+        if type_.kind == "bool":
+            return Flag(False)
+        if type_.kind == "enum":
+            raise Unsupported("an enum rule with a condition")
+        return Num(0, 0, Den(), _scale_of(type_))
+
+    def as_type(self, value: Col, type_: ast.Type) -> Col:
+        """Checks a definition's column has the unit of its declared type."""
+        if isinstance(value, Num) and value.scale != _scale_of(type_):
+            raise Unsupported("a value of another unit than declared")
+        return value
+
+    # ---- the run ----------------------------------------------------------------------------
+    def run(self, inputs: Mapping[str, Col], size: int) -> tuple[dict[str, Col], Array]:
+        """Returns every result's column and the rows deferred to the scalar evaluator."""
+        chunk = Chunk(self, inputs, size)
+        with np.errstate(over="ignore"):
+            results = {name: self.definition(chunk, name, ()) for name in self.statute.result_names}
+        deferred = np.zeros(size, dtype=bool)
+        for column in results.values():
+            if column.bad is not False:
+                deferred |= np.broadcast_to(column.bad, (size,))
+        return results, deferred
+
+
+def _static(expr: ast.Expr, bound: Mapping[str, Value], statute: ast.Statute) -> Value:
+    if isinstance(expr, ast.Literal):
+        return expr.value
+    if isinstance(expr, ast.Ref) and expr.name in bound:
+        return bound[expr.name]
+    if isinstance(expr, ast.Ref) and expr.name not in statute.inputs:
+        return expr.name
+    raise Unsupported("a call argument not known before the scenario")
+
+
+def _refuse_unsupported(statute: ast.Statute) -> None:
+    """Raises Unsupported for constructs this evaluator does not translate."""
+    for definition in statute.definitions.values():
+        for param in definition.params:
+            if param.type.kind not in ("bool", "enum"):
+                raise Unsupported("a numeric parameter")
+
+
+# ---- results for people and files -------------------------------------------------------------
+def cents(column: Num, size: int) -> Array:
+    """Returns a money column in whole cents, rounded half-up (halves away from zero)."""
+    q = np.broadcast_to(np.asarray(column.q, dtype=np.int64), (size,))
+    if column.den.whole:
+        return q.copy()
+    value: Array | int = column.den.const
+    for factor in column.den.factors:
+        value = value * factor
+    r = np.broadcast_to(np.asarray(column.r, dtype=np.int64), (size,))
+    positive_round = q + (2 * r >= value)
+    # For a negative value -(|v|): |v| = (-q - 1) + (value - r) / value when r > 0.
+    negative_round = -((-q - 1) + (2 * (value - r) >= value))
+    negative = (q < 0) & (r > 0)
+    return np.where(negative, negative_round, np.where(q < 0, q, positive_round))
+
+
+def exact_values(column: Num, rows: Sequence[int]) -> list[Fraction]:
+    """Returns the exact values of some rows of a numeric column (in the value's unit)."""
+    values = []
+    for row in rows:
+        q = int(np.asarray(column.q).reshape(-1)[row if np.ndim(column.q) else 0])
+        r = int(np.asarray(column.r).reshape(-1)[row if np.ndim(column.r) else 0])
+        den = column.den.const
+        for factor in column.den.factors:
+            den *= int(factor[row])
+        values.append(Fraction(q * den + r, den * column.scale))
+    return values
+
+
+# ---- input columns ------------------------------------------------------------------------------
+def input_column(declared: ast.Input, values: Sequence[Value], members: Mapping[str, int]) -> Col:
+    """Returns the column of one input from validated Python values (None: not given).
+
+    Numbers are held exactly: whole amounts in base units; a column of fractions (shares such
+    as 1/3, amounts with fractions of a cent) keeps each row's own denominator as a factor.
+    """
+    size = len(values)
+    missing = np.fromiter((v is None for v in values), dtype=bool, count=size)
+    bad: Mask = missing if missing.any() else False
+    kind = declared.type.kind
+    if kind == "bool":
+        return Flag(np.fromiter((bool(v) for v in values), dtype=bool, count=size), bad)
+    if kind == "enum":
+        codes = np.fromiter(
+            (members[v] if isinstance(v, str) else 0 for v in values), dtype=np.int16, count=size
+        )
+        return Code(codes, bad)
+    scale = _scale_of(declared.type)
+    based = [Fraction(v) * scale if v is not None else Fraction(0) for v in values]
+    numerators = [f.numerator for f in based]
+    denominators = [f.denominator for f in based]
+    if max(denominators, default=1) == 1:
+        return Num(_int64(numerators, size), 0, Den(), scale, bad)
+    den = _int64(denominators, size)
+    q, r = np.divmod(_int64(numerators, size), den)
+    return Num(q, r, Den(1, (den,)), scale, bad)
+
+
+def _int64(values: Sequence[int], size: int) -> Array:
+    """Returns an int64 column; values beyond its range raise OverflowError (the caller then
+    evaluates those scenarios one by one)."""
+    return np.fromiter(values, dtype=np.int64, count=size)
