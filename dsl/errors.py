@@ -91,7 +91,9 @@ class FieldProblem:
 
     def render(self) -> str:
         """Returns `field 'x': expected ..., given ...` with a hint when there is one."""
-        where = "" if self.field.startswith("<") else f"field '{self.field}': "
+        # Only the whole file and the whole scenario go unnamed: a field a user wrote as
+        # "<new_jobs>" (a template's placeholder) is named like any other.
+        where = "" if self.field in ("<file>", "<scenario>") else f"field '{self.field}': "
         text = f"{where}expected {self.expected}, given {self.given}"
         if self.hint:
             text += f" ({self.hint})"

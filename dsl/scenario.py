@@ -8,9 +8,11 @@ was given.
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import json
 import re
+import sys
 import tomllib
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
@@ -27,6 +29,12 @@ from .values import Value, decimal_string, exact_string
 MAX_SCENARIO_BYTES = 1_000_000
 _MAX_NUMBER_CHARS = 40
 _MAX_EXPONENT = 30
+_LIMIT = 10 ** (_MAX_EXPONENT + 1)  # numbers are read only below this size (and above 1/_LIMIT)
+_OUT_OF_RANGE = (
+    f"too long or too large: a number here has at most {_MAX_NUMBER_CHARS} characters and lies "
+    f"between 1e-{_MAX_EXPONENT} and 1e{_MAX_EXPONENT + 1} in size"
+)
+_MAX_NESTING = "a document nested too deeply to read"
 _DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _FRACTION = re.compile(r"\s*([+-]?\d+)\s*/\s*(\d+)\s*")
 
@@ -41,14 +49,39 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number")
 
 
+def _read_int(text: str) -> int | ExactNumber:
+    """Reads a JSON integer; a very long one stays text, refused by name as out of range
+    (Python refuses to convert integers of more than 4,300 digits, with a traceback)."""
+    return int(text) if len(text) <= _MAX_NUMBER_CHARS else ExactNumber(text)
+
+
+class _DuplicateField(ValueError):
+    """A document gives the same field twice: one of the two values would be silently lost."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(name)
+
+
+def _unique_object(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    found: dict[str, object] = {}
+    for name, value in pairs:
+        if name in found:
+            raise _DuplicateField(name)
+        found[name] = value
+    return found
+
+
 def _show(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, ExactNumber):
-        return str(value)
+        return str(value) if len(value) <= 40 else value[:37] + "..."
     if isinstance(value, Fraction):
+        if max(abs(value.numerator), value.denominator) >= 10**40:
+            return "a fraction of more than 40 digits"
         return exact_string(value)
     if isinstance(value, str):
         shown = value if len(value) <= 40 else value[:37] + "..."
@@ -57,7 +90,27 @@ def _show(value: object) -> str:
         return "a list"
     if isinstance(value, dict):
         return "an object"
-    return repr(value)
+    if isinstance(value, datetime.date | datetime.time):
+        return f"the date or time {value.isoformat()}"
+    if isinstance(value, int) and abs(value) >= 10**40:
+        return "a whole number of more than 40 digits"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, bytes):
+        return "binary data"
+    return f"a value of type {type(value).__name__}"
+
+
+def _out_of_range(value: object) -> bool:
+    """Whether `value` is a number, or a number written as text, refused only for its size."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | Fraction):
+        return abs(value) >= _LIMIT
+    if isinstance(value, str):
+        text = value.strip()
+        return bool(_DECIMAL.fullmatch(text)) and _parse_decimal(text) is None
+    return False
 
 
 def _parse_decimal(text: str) -> Fraction | None:
@@ -80,10 +133,8 @@ def read_exact(value: object) -> Fraction | None:
     """Returns a JSON/YAML/TOML number or decimal string as an exact Fraction, or None."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, Fraction):
-        return value
+    if isinstance(value, int | Fraction):
+        return Fraction(value) if abs(value) < _LIMIT else None
     if isinstance(value, str | ExactNumber):
         return _parse_decimal(str(value))
     return None
@@ -95,6 +146,8 @@ class _Validator:
         self.problems: list[FieldProblem] = []
 
     def problem(self, field: str, expected: str, given: object, hint: str | None = None) -> None:
+        if hint is None and _out_of_range(given):
+            hint = _OUT_OF_RANGE
         self.problems.append(FieldProblem(field, expected, _show(given), hint))
 
     def unknown(self, field: str, hint: str | None) -> None:
@@ -244,9 +297,11 @@ class _Validator:
                 if isinstance(bound.value, ast.Ref):
                     shown_limit += f" (= {decimal_string(limit)})"
                 when = f" when {self.source_of(bound.when)}" if bound.when is not None else ""
+                # "a whole number at most 10", not "a whole number of at least 0 at most 10"
+                kind = "a whole number" if declared.type.kind == "count" else None
                 self.problem(
                     name,
-                    f"{self.describe(declared)} {relation} {shown_limit}{when}",
+                    f"{kind or self.describe(declared)} {relation} {shown_limit}{when}",
                     _exact_text(value),
                 )
 
@@ -277,8 +332,12 @@ def validate(statute: ast.Statute, scenario: object, source: str | None = None) 
     declared_names = list(statute.inputs)
     for name in scenario:
         if name not in statute.inputs:
-            close = difflib.get_close_matches(str(name), declared_names, n=1, cutoff=0.6)
-            validator.unknown(str(name), f"did you mean '{close[0]}'?" if close else None)
+            if isinstance(name, str):
+                label = name if len(name) <= 60 else name[:57] + "..."
+            else:  # a YAML key that is not text: null, true, 1.5, a date ...
+                label = _show(name) if name is None or isinstance(name, bool) else str(name)
+            close = difflib.get_close_matches(label, declared_names, n=1, cutoff=0.6)
+            validator.unknown(label, f"did you mean '{close[0]}'?" if close else None)
     values: dict[str, Value] = {}
     invalid: set[str] = set()
     for declared in statute.inputs.values():
@@ -321,56 +380,114 @@ def _yaml_loader() -> Any:
     import yaml
 
     class ExactLoader(yaml.SafeLoader):
-        """Safe YAML loading, with floats kept as exact text."""
+        """Safe YAML loading, with floats kept as exact text, each field given once, and every
+        value the YAML library cannot construct refused at its position."""
+
+        def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+            try:
+                return super().construct_object(node, deep)
+            except (yaml.YAMLError, RecursionError):
+                raise
+            except Exception as error:  # PyYAML's constructors raise ValueError, KeyError ...
+                tag = str(node.tag).rpartition(":")[2]
+                value = node.value if isinstance(node.value, str) else ""
+                detail = f" ({error})" if isinstance(error, ValueError) else ""
+                shown = f" {json.dumps(value[:40])}" if value else ""
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"a value{shown} that is not a valid {tag}{detail}", node.start_mark
+                ) from None
+
+        def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> Any:
+            seen: set[tuple[str, str]] = set()
+            for key_node, _ in node.value:
+                if isinstance(key_node, yaml.ScalarNode):
+                    key = (str(key_node.tag), key_node.value)
+                    if key in seen:
+                        raise yaml.constructor.ConstructorError(
+                            None,
+                            None,
+                            f"the field '{key_node.value}' given twice",
+                            key_node.start_mark,
+                        )
+                    seen.add(key)
+            return super().construct_mapping(node, deep)
 
     def exact_float(loader: yaml.SafeLoader, node: yaml.Node) -> ExactNumber:
         return ExactNumber(loader.construct_scalar(node))  # type: ignore[arg-type]
 
+    def exact_int(loader: yaml.SafeLoader, node: yaml.Node) -> int | ExactNumber:
+        text = loader.construct_scalar(node)  # type: ignore[arg-type]
+        if isinstance(text, str) and len(text) > _MAX_NUMBER_CHARS:
+            return ExactNumber(text)
+        return loader.construct_yaml_int(node)  # type: ignore[no-any-return]
+
     ExactLoader.add_constructor("tag:yaml.org,2002:float", exact_float)
+    ExactLoader.add_constructor("tag:yaml.org,2002:int", exact_int)
     return ExactLoader
 
 
-def parse_text(text: str, kind: str, source: str) -> object:
+def _malformed(kind: str, given: str, source: str) -> ScenarioError:
+    return ScenarioError([FieldProblem("<file>", f"valid {kind}", given)], source)
+
+
+def _duplicate(error: _DuplicateField, source: str) -> ScenarioError:
+    return ScenarioError(
+        [FieldProblem(error.name, "each field at most once", "the field twice")], source
+    )
+
+
+def parse_text(text: str, kind: str, source: str, first_line: int = 1) -> object:
     """Returns the object a JSON, YAML or TOML document holds, numbers kept exact.
 
-    Raises ScenarioError with the position when the document is malformed.
+    Raises ScenarioError with the position when the document is malformed, gives a field twice,
+    or is nested too deeply to read. A JSON or YAML position counts lines from `first_line` (a
+    line of a batch file is reported with its own number).
     """
     if kind == "json":
         try:
-            return json.loads(text, parse_float=ExactNumber, parse_constant=_reject_constant)
+            return json.loads(
+                text,
+                parse_float=ExactNumber,
+                parse_int=_read_int,
+                parse_constant=_reject_constant,
+                object_pairs_hook=_unique_object,
+            )
         except json.JSONDecodeError as error:
-            raise ScenarioError(
-                [
-                    FieldProblem(
-                        "<file>",
-                        "valid JSON",
-                        f"{error.msg} at line {error.lineno} column {error.colno}",
-                    )
-                ],
+            message = error.msg.removesuffix(" at")  # "Unterminated string starting at"
+            raise _malformed(
+                "JSON",
+                f"{message} at line {error.lineno + first_line - 1} column {error.colno}",
                 source,
             ) from None
+        except _DuplicateField as error:
+            raise _duplicate(error, source) from None
         except ValueError as error:
             raise ScenarioError(
                 [FieldProblem("<file>", "valid JSON numbers", str(error))], source
             ) from None
+        except RecursionError:
+            raise _malformed("JSON", _MAX_NESTING, source) from None
     if kind == "toml":
         try:
             return tomllib.loads(text, parse_float=ExactNumber)
         except tomllib.TOMLDecodeError as error:
-            raise ScenarioError(
-                [FieldProblem("<file>", "valid TOML", str(error))], source
-            ) from None
+            raise _malformed("TOML", str(error), source) from None
+        except ValueError:  # Python refuses integers of more than 4,300 digits
+            limit = sys.get_int_max_str_digits()
+            raise _malformed("TOML", f"a number of more than {limit:,} digits", source) from None
+        except RecursionError:
+            raise _malformed("TOML", _MAX_NESTING, source) from None
     import yaml
 
     try:
         return yaml.load(text, Loader=_yaml_loader())
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""
+        where = f" at line {mark.line + first_line} column {mark.column + 1}" if mark else ""
         problem = getattr(error, "problem", None) or str(error)
-        raise ScenarioError(
-            [FieldProblem("<file>", "valid YAML", f"{problem}{where}")], source
-        ) from None
+        raise _malformed("YAML", f"{problem}{where}", source) from None
+    except RecursionError:
+        raise _malformed("YAML", _MAX_NESTING, source) from None
 
 
 def kind_of(path: Path) -> str:
@@ -408,6 +525,11 @@ def read_scenario_file(path: Path) -> object:
     except IsADirectoryError:
         raise ScenarioError(
             [FieldProblem("<file>", "a scenario file", "a directory")], source
+        ) from None
+    except OSError as error:
+        raise ScenarioError(
+            [FieldProblem("<file>", "a readable scenario file", error.strerror or "unreadable")],
+            source,
         ) from None
     return parse_bytes(data, kind_of(path), source, "an empty file")
 

@@ -234,7 +234,7 @@ def batch(
                 continue
             where = f"{file}:{number}"
             try:
-                data = parse_text(line, "json", where)
+                data = parse_text(line.rstrip("\r\n"), "json", where, first_line=number)
                 inputs = statute.validate(data, where)
                 result = statute.evaluate_inputs(inputs, selected, trace)
                 yield json.dumps(result.to_json(), ensure_ascii=False)
@@ -297,19 +297,25 @@ def _write_lines(lines: Iterator[str], output: str | None) -> None:
             click.echo(line)
         return
     target = Path(output)
-    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed or removed below
-        "w",
-        encoding="utf-8",
-        dir=target.parent or Path("."),
-        prefix=f".{target.name}.",
-        suffix=".tmp",
-        delete=False,
-    )
+    try:
+        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed or removed below
+            "w",
+            encoding="utf-8",
+            dir=target.parent or Path("."),
+            prefix=f".{target.name}.",
+            suffix=".tmp",
+            delete=False,
+        )
+    except OSError as error:  # a missing or read-only directory: the user's input
+        raise BadInput(f"{output}: cannot write: {error.strerror or error}") from None
     try:
         with handle:
             for line in lines:
                 handle.write(line + "\n")
-        os.replace(handle.name, target)
+        try:
+            os.replace(handle.name, target)
+        except OSError as error:
+            raise BadInput(f"{output}: cannot write: {error.strerror or error}") from None
     except BaseException:
         Path(handle.name).unlink(missing_ok=True)
         raise

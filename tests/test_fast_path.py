@@ -84,7 +84,7 @@ def test_an_error_defers_to_the_reference_and_its_message(
     assert codegen.run_fast(statute.ast, inputs, selected) is None
     try:
         statute.evaluate_inputs(inputs, selected)
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         assert "defined twice" in str(error)
     else:  # pragma: no cover
         raise AssertionError("the reference evaluator must refuse this scenario")

@@ -1,0 +1,3 @@
+statute "Tiny Act 1"
+  official "tiny.txt"
+# café
