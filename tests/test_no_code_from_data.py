@@ -1,0 +1,73 @@
+"""No code from data: nothing a user supplies is evaluated, executed or unpickled."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from lextrace.dsl import codegen
+
+PACKAGES = ("dsl", "lextrace", "verify", "statute")
+
+
+def calls_and_imports() -> list[tuple[str, int, str]]:
+    found = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                    found.append((str(path.relative_to(ROOT)), node.lineno, node.func.id))
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                    owner = node.func.value
+                    prefix = owner.id + "." if isinstance(owner, ast.Name) else ""
+                    found.append(
+                        (str(path.relative_to(ROOT)), node.lineno, prefix + node.func.attr)
+                    )
+                elif isinstance(node, ast.Import | ast.ImportFrom):
+                    names = [a.name for a in node.names]
+                    module = getattr(node, "module", None) or ""
+                    for name in [module, *names]:
+                        found.append((str(path.relative_to(ROOT)), node.lineno, "import " + name))
+    return found
+
+
+def test_no_eval_no_pickle_and_one_exec_of_generated_source() -> None:
+    found = calls_and_imports()
+    assert not [f for f in found if f[2] in ("eval", "compile") and "codegen" not in f[0]]
+    assert not [f for f in found if "pickle" in f[2] or "shelve" in f[2] or "dill" in f[2]]
+    execs = [f for f in found if f[2] == "exec"]
+    assert [f[0] for f in execs] == ["dsl/codegen.py"]
+
+
+def test_yaml_is_read_with_the_safe_loader_only() -> None:
+    found = calls_and_imports()
+    loads = [f for f in found if f[2] in ("yaml.load", "yaml.unsafe_load", "yaml.full_load")]
+    assert [f[0] for f in loads] == ["dsl/scenario.py"]
+    source = (ROOT / "dsl" / "scenario.py").read_text(encoding="utf-8")
+    assert "class ExactLoader(yaml.SafeLoader)" in source
+    assert "Loader=_yaml_loader()" in source
+
+
+@pytest.mark.parametrize("text", ["x); import os", "a b", "'quoted'", "1abc", "é"])
+def test_generated_source_admits_plain_identifiers_only(text: str) -> None:
+    with pytest.raises(codegen.Unsupported):
+        codegen._identifier(text)
+    assert codegen._identifier("per_job_new") == "per_job_new"
+
+
+def test_the_docs_build_only_evaluates_scenarios() -> None:
+    # The site generator reads scenarios through the validating reader and evaluates them with
+    # the statute's rules; it imports nothing from the scenario or the encoding.
+    for path in sorted((ROOT / "lextrace" / "site").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {
+            n.func.id
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        }
+        assert not names & {"eval", "exec", "compile", "__import__"}, path.name
+    assert Path(ROOT / "mkdocs.yml").read_text(encoding="utf-8").count("hooks:") == 1
