@@ -96,6 +96,15 @@ class Code:
 Col = Num | Flag | Code
 
 
+def _magnitude(a: Array | int) -> float:
+    """Returns the largest magnitude in a column (or of a number), as a float."""
+    if isinstance(a, int):
+        return float(abs(a))
+    if a.size == 0:
+        return 0.0
+    return max(float(a.max()), -float(a.min()))
+
+
 def _or(a: Mask, b: Mask) -> Mask:
     if a is False:
         return b
@@ -126,14 +135,17 @@ class Chunk:
             return a * b, False
         if (isinstance(a, int) and abs(a) <= 1) or (isinstance(b, int) and abs(b) <= 1):
             return a * b, False
+        # Bounded as a whole (the usual case), no row can overflow: skip the row-wise check.
+        if _magnitude(a) * _magnitude(b) < _LIMIT:
+            return np.multiply(a, b), False
         estimate = np.abs(np.asarray(a, dtype=np.float64)) * np.abs(np.asarray(b, dtype=np.float64))
         with np.errstate(over="ignore"):
             return np.multiply(a, b), estimate >= _LIMIT
 
     def large(self, a: Array | int) -> Mask:
         """Returns the rows where a sum could grow out of range in a later operation."""
-        if isinstance(a, int):
-            return abs(a) >= 2**62
+        if _magnitude(a) < _LIMIT:
+            return False
         return np.abs(a) >= 2**62
 
     def den_value(self, den: Den) -> tuple[Array | int, Mask]:

@@ -1,0 +1,258 @@
+"""`lextrace batch` on the columnar path: read in chunks, evaluate, write, atomically.
+
+Imported only when a batch runs, so that other commands never load numpy or Arrow.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+import click
+import numpy as np
+import pyarrow as pa
+
+from .api import Statute
+from .columns import decimal_cents, json_lines
+from .dsl.errors import ScenarioError
+from .tables import CHUNK_ROWS, Chunk, JsonLines, Runner, TableError, arrow_chunks, table_rows
+
+Fail = Callable[[str], Exception]
+
+
+def run(
+    statute: Statute,
+    selected: dict[str, str],
+    file: str,
+    input_format: str,
+    output: str | None,
+    output_format: str,
+    strict: bool,
+    progress: bool | None,
+    bad_input: Fail,
+) -> int:
+    """Evaluates every scenario of `file`; returns how many rows failed. Raises `bad_input`
+    errors (exit 2) for files that cannot be read or written."""
+    runner = Runner(statute, selected)
+    readings = json.dumps({rid: selected[rid] for rid in statute.readings_used}, ensure_ascii=False)
+    chunks = _chunks(runner, file, input_format, bad_input)
+    failures = 0
+
+    def counted() -> Iterator[Chunk]:
+        nonlocal failures
+        for chunk in chunks:
+            for row in sorted(chunk.errors):
+                failures += 1
+                error = chunk.errors[row]
+                message = error.render() if isinstance(error, ScenarioError) else str(error)
+                click.echo(message, err=True)
+                if strict:
+                    raise bad_input(f"stopped at {_where(chunk, row, file)} (--strict)")
+            yield chunk
+
+    stream = _with_progress(counted(), file, input_format, progress)
+    with _target(output, output_format, bad_input) as sink:
+        if output_format == "jsonl":
+            for chunk in stream:
+                sink.write(_jsonl(statute, chunk, readings))
+        else:
+            _write_table(stream, statute, sink, output_format)
+    return failures
+
+
+def _where(chunk: Chunk, row: int, file: str) -> str:
+    if chunk.lines:
+        return f"line {chunk.lines[row]}"
+    return f"row {chunk.first_row + row + 1} of {file}"
+
+
+def _chunks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> Iterator[Chunk]:
+    """Yields the evaluated chunks of the input file, in order."""
+    source = "<stdin>" if file == "-" else file
+    if input_format == "jsonl":
+        try:
+            handle: IO[bytes] = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
+        except OSError as error:
+            raise bad_input(f"{file}: cannot read: {error.strerror}") from None
+        try:
+            reader = JsonLines(runner.statute.ast, handle, source)
+            first = 0
+            for table, lines, rows, refused in reader.chunks():
+                chunk = runner.evaluate(table, first, rows, refused)
+                chunk.lines = lines
+                first += table.num_rows
+                yield chunk
+        finally:
+            if handle is not sys.stdin.buffer:
+                handle.close()
+        return
+    if file == "-":
+        raise bad_input(f"{input_format} input must be a file, not standard input")
+    first = 0
+    try:
+        for batch in arrow_chunks(file, input_format):
+            yield runner.evaluate(batch, first, table_rows(batch, source, first))
+            first += batch.num_rows
+    except TableError as error:
+        raise bad_input(f"{file}: {error}") from None
+    except (OSError, pa.ArrowException) as error:
+        raise bad_input(f"{file}: cannot read as {input_format}: {error}") from None
+
+
+def _jsonl(statute: Statute, chunk: Chunk, readings: str) -> bytes | memoryview:
+    """Returns the output lines of a chunk: results with readings, or the row's error."""
+    lines = json_lines(statute.ast, _filled(chunk), chunk.size, readings)
+    if not chunk.errors and lines.offset == 0 and lines.null_count == 0:
+        # The lines are already contiguous UTF-8 in Arrow's buffer: write them as they are.
+        offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32, count=len(lines) + 1)
+        return memoryview(lines.buffers()[2])[int(offsets[0]) : int(offsets[-1])]
+    texts = lines.to_pylist()
+    for row, error in chunk.errors.items():
+        number = chunk.lines[row] if chunk.lines else chunk.first_row + row + 1
+        texts[row] = json.dumps({"line": number, "error": _problems(error)}) + "\n"
+    return "".join(texts).encode("utf-8")
+
+
+def _filled(chunk: Chunk) -> dict[str, Any]:
+    """Returns the chunk's result columns with error rows given placeholder values (their
+    lines are replaced by the error object)."""
+    if not chunk.errors:
+        return chunk.values
+    filled = {}
+    for name, column in chunk.values.items():
+        column = np.array(column, dtype=object)
+        for row in chunk.errors:
+            column[row] = 0 if not isinstance(column[0], str) else ""
+        filled[name] = column
+    return filled
+
+
+def _problems(error: Exception) -> list[dict[str, str]]:
+    if isinstance(error, ScenarioError):
+        return [
+            {"field": p.field, "expected": p.expected, "given": p.given} for p in error.problems
+        ]
+    return [
+        {"field": "<scenario>", "expected": "a scenario the rules can compute", "given": str(error)}
+    ]
+
+
+def _write_table(chunks: Iterator[Chunk], statute: Statute, sink: Any, output_format: str) -> None:
+    """Writes chunks as Parquet or CSV: money as decimal(38, 2), an `error` column."""
+    writer: Any = None
+    for chunk in chunks:
+        table = _arrow_results(statute, chunk)
+        if writer is None:
+            if output_format == "parquet":
+                import pyarrow.parquet as pq
+
+                writer = pq.ParquetWriter(sink, table.schema)
+            else:
+                import pyarrow.csv as pcsv
+
+                writer = pcsv.CSVWriter(sink, table.schema)
+        writer.write_table(table)
+    if writer is not None:
+        writer.close()
+
+
+def _arrow_results(statute: Statute, chunk: Chunk) -> pa.Table:
+    arrays: dict[str, pa.Array] = {}
+    failed = np.zeros(chunk.size, dtype=bool)
+    failed[list(chunk.errors)] = True
+    for name in statute.ast.result_names:
+        kind = statute.ast.definitions[name].type.kind
+        column = chunk.values[name]
+        if kind == "money":
+            cents = (
+                np.array([0 if v is None else v for v in column], dtype=np.int64)
+                if (chunk.errors or column.dtype == object)
+                else np.asarray(column, dtype=np.int64)
+            )
+            arrays[name] = decimal_cents(cents, failed)
+        elif kind == "enum":
+            arrays[name] = pa.array(
+                [None if f else str(v) for v, f in zip(column, failed, strict=True)],
+                type=pa.string(),
+            )
+        else:
+            arrays[name] = pa.array([None if f else v for v, f in zip(column, failed, strict=True)])
+    arrays["error"] = pa.array(
+        [_message(chunk.errors[row]) if row in chunk.errors else None for row in range(chunk.size)],
+        type=pa.string(),
+    )
+    return pa.table(arrays)
+
+
+def _message(error: Exception) -> str:
+    return error.render() if isinstance(error, ScenarioError) else str(error)
+
+
+@contextmanager
+def _target(output: str | None, output_format: str, bad_input: Fail) -> Iterator[Any]:
+    """Yields where to write: standard output, or a temporary file renamed onto `output` once
+    everything is written (never half a file)."""
+    if output is None:
+        if output_format == "parquet":
+            raise bad_input("Parquet output needs --output FILE")
+        sys.stdout.flush()
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    target = Path(output)
+    try:
+        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed or removed below
+            "wb",
+            dir=target.parent or Path("."),
+            prefix=f".{target.name}.",
+            suffix=".tmp",
+            delete=False,
+        )
+    except OSError as error:
+        raise bad_input(f"{output}: cannot write: {error.strerror or error}") from None
+    try:
+        with handle:
+            yield handle
+        os.replace(handle.name, target)
+    except BaseException:
+        Path(handle.name).unlink(missing_ok=True)
+        raise
+
+
+def _with_progress(
+    chunks: Iterator[Chunk], file: str, input_format: str, progress: bool | None
+) -> Iterator[Chunk]:
+    """Shows a progress bar on standard error for long runs (when it is a terminal, or when
+    asked), counted in rows."""
+    show = progress if progress is not None else sys.stderr.isatty()
+    total = _row_estimate(file, input_format)
+    if not show or total is None or total < 4 * CHUNK_ROWS:
+        yield from chunks
+        return
+    with click.progressbar(length=total, label="scenarios", file=sys.stderr) as bar:
+        for chunk in chunks:
+            bar.update(chunk.size)
+            yield chunk
+
+
+def _row_estimate(file: str, input_format: str) -> int | None:
+    if file == "-":
+        return None
+    if input_format == "parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            return int(pq.ParquetFile(file).metadata.num_rows)
+        except (OSError, pa.ArrowException):
+            return None
+    try:
+        with open(file, "rb") as handle:
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+    except OSError:
+        return None

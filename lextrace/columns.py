@@ -1,0 +1,393 @@
+"""Tables of scenarios in and out of the columnar evaluator: Arrow tables (Parquet, CSV) and JSON
+Lines, read exactly, checked against the declared inputs, and the results written back.
+
+Reading never goes through a binary float: decimals are taken from their Arrow unscaled integers,
+text is parsed exactly, JSON numbers arrive as `Decimal`. A column of binary floats for an amount
+is refused. A row that the columnar path cannot take as it is (a value of the wrong type, a bound
+broken, a field missing, an unknown field in a JSON line) is handed to the scalar path, which
+validates it field by field and reports exactly what is wrong, so both paths give the same answer
+and the same message.
+"""
+
+from __future__ import annotations
+
+import decimal
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .dsl import ast
+from .dsl.columnar import Array, Code, Col, Den, Engine, Flag, Num, Unsupported, cents
+from .dsl.scenario import ExactNumber
+from .dsl.trace import json_value
+from .dsl.values import Value
+
+_MONEY_SCALE = 100
+_DECIMAL_PLACES = 6
+_MAX_EXPONENT = 30
+
+
+class TableError(ValueError):
+    """A table that cannot be read at all (an unknown column, a float amount column)."""
+
+
+@dataclass
+class Prepared:
+    """One chunk of scenarios as input columns, and the rows the scalar path must take."""
+
+    size: int
+    columns: dict[str, Col]
+    slow: Array
+    rows: Any = field(default=None, repr=False)  # the source of each row, for the scalar path
+
+
+# ---- Arrow arrays to input columns --------------------------------------------------------------
+def _missing(array: pa.Array) -> Array:
+    if array.null_count == 0:
+        return np.zeros(len(array), dtype=bool)
+    return np.asarray(array.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _decimal_units(array: pa.Array, scale: int) -> tuple[Num, Array]:
+    """Returns a decimal column as an exact Num in base units (cents for money), and the rows
+    whose value does not fit int64 (handed to the scalar path)."""
+    array = (
+        array.cast(pa.decimal128(38, array.type.scale)) if array.type.bit_width != 128 else array
+    )
+    places = array.type.scale
+    buffers = array.buffers()
+    words = np.frombuffer(buffers[1], dtype=np.int64, count=2 * (len(array) + array.offset))
+    words = words[2 * array.offset :].reshape(-1, 2)
+    low, high = words[:, 0], words[:, 1]
+    unscaled = low.copy()
+    too_large = high != (low >> 63)
+    # value = unscaled / 10**places; in base units: unscaled * scale / 10**places.
+    factor = Fraction(scale, 10**places)
+    numerator, denominator = factor.numerator, factor.denominator
+    with np.errstate(over="ignore"):
+        too_large |= np.abs(unscaled.astype(np.float64)) * numerator >= 2.0**62
+        unscaled = np.where(too_large, 0, unscaled) * numerator
+    if denominator == 1:
+        return Num(unscaled, 0, Den(), scale), too_large
+    q, r = np.divmod(unscaled, denominator)
+    if not r.any():  # whole in base units (cents): integer arithmetic from here on
+        return Num(q, 0, Den(), scale), too_large
+    return Num(q, r, Den(denominator), scale), too_large
+
+
+def _exact_texts(array: pa.Array, scale: int) -> tuple[Num, Array]:
+    """Returns exact numbers written as text (each distinct text parsed once), and the rows
+    that cannot be read as numbers (handed to the scalar path)."""
+    encoded = pc.dictionary_encode(array)
+    distinct = encoded.dictionary.to_pylist()
+    numerators = np.zeros(len(distinct) + 1, dtype=np.int64)
+    denominators = np.ones(len(distinct) + 1, dtype=np.int64)
+    unreadable = np.zeros(len(distinct) + 1, dtype=bool)
+    for index, text in enumerate(distinct):
+        exact = _exact(text)
+        based = exact * scale if exact is not None else None
+        if based is None or abs(based.numerator) >= 2**62 or based.denominator >= 2**62:
+            unreadable[index] = True
+            continue
+        numerators[index] = based.numerator
+        denominators[index] = based.denominator
+    indices = encoded.indices.fill_null(len(distinct)).to_numpy(zero_copy_only=False)
+    bad = unreadable[indices]
+    if (denominators == 1).all():
+        return Num(numerators[indices], 0, Den(), scale), bad
+    den = denominators[indices]
+    q, r = np.divmod(numerators[indices], den)
+    return Num(q, r, Den(1, (den,)), scale), bad
+
+
+def _exact(value: object) -> Fraction | None:
+    """Returns the exact value of a number written as text, Decimal or int; None otherwise."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return Fraction(value)
+    try:
+        number = (
+            decimal.Decimal(str(value).strip()) if not isinstance(value, decimal.Decimal) else value
+        )
+    except decimal.InvalidOperation:
+        text = str(value).strip()
+        top, slash, bottom = text.partition("/")
+        if slash and top.strip().isdigit() and bottom.strip().isdigit() and int(bottom) != 0:
+            return Fraction(int(top), int(bottom))
+        return None
+    if not number.is_finite() or abs(number.adjusted()) > _MAX_EXPONENT:
+        return None
+    return Fraction(number)
+
+
+def input_columns(
+    statute: ast.Statute, engine: Engine, table: pa.Table | pa.RecordBatch
+) -> tuple[dict[str, Col], Array]:
+    """Returns the input columns of a table of scenarios and the rows for the scalar path.
+
+    Raises TableError for a column no scenario may have (an unknown field, amounts stored as
+    binary floats)."""
+    size = table.num_rows
+    names = set(table.column_names)
+    unknown = sorted(names - set(statute.inputs))
+    if unknown:
+        import difflib
+
+        close = difflib.get_close_matches(unknown[0], list(statute.inputs), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise TableError(f"unknown column '{unknown[0]}'{hint}; `lextrace fields` lists the fields")
+    slow = np.zeros(size, dtype=bool)
+    columns: dict[str, Col] = {}
+    for name, declared in statute.inputs.items():
+        if name not in names:
+            columns[name] = _absent(declared, engine, size)
+            if declared.required:
+                slow[:] = True
+            continue
+        array = table.column(name)
+        if isinstance(array, pa.ChunkedArray):
+            array = array.combine_chunks()
+        missing = _missing(array)
+        column, bad = _column(declared, engine, array, name)
+        slow |= bad
+        if missing.any():
+            if declared.optional:
+                column.bad = missing if column.bad is False else (column.bad | missing)
+            elif declared.required:
+                slow |= missing
+            else:
+                column = _fill_default(declared, engine, column, missing)
+        columns[name] = column
+    return columns, slow
+
+
+def _absent(declared: ast.Input, engine: Engine, size: int) -> Col:
+    """Returns the column of an input no row gives: its default, or not given."""
+    if declared.default is None:
+        return (
+            Num(0, 0, Den(), _scale(declared), np.ones(size, dtype=bool))
+            if (declared.type.is_numeric)
+            else Flag(False, np.ones(size, dtype=bool))
+        )
+    return _default_column(declared, engine)
+
+
+def _default_column(declared: ast.Input, engine: Engine) -> Col:
+    expr = declared.default
+    assert expr is not None
+    if isinstance(expr, ast.Ref):
+        return Code(engine.codes[expr.name])
+    assert isinstance(expr, ast.Literal)
+    return engine.literal(expr.value, _scale(declared))
+
+
+def _fill_default(declared: ast.Input, engine: Engine, column: Col, missing: Array) -> Col:
+    default = _default_column(declared, engine)
+    if isinstance(column, Num) and isinstance(default, Num):
+        if not default.den.whole:
+            raise Unsupported("a fractional default")
+        q = np.where(missing, default.q, column.q)
+        r = column.r if column.den.whole else np.where(missing, 0, column.r)
+        return Num(q, r, column.den, column.scale, column.bad)
+    if isinstance(column, Flag) and isinstance(default, Flag):
+        return Flag(np.where(missing, default.value, column.value), column.bad)
+    if isinstance(column, Code) and isinstance(default, Code):
+        return Code(np.where(missing, default.value, column.value), column.bad)
+    raise Unsupported("a default of another kind")
+
+
+def _scale(declared: ast.Input) -> int:
+    return _MONEY_SCALE if declared.type.kind == "money" else 1
+
+
+def _column(declared: ast.Input, engine: Engine, array: pa.Array, name: str) -> tuple[Col, Array]:
+    """Returns one input column and the rows whose value the columnar path cannot take."""
+    kind = declared.type.kind
+    size = len(array)
+    no_rows = np.zeros(size, dtype=bool)
+    arrow = array.type
+    if kind == "bool":
+        if pa.types.is_boolean(arrow):
+            values = np.asarray(array.fill_null(False).to_numpy(zero_copy_only=False), dtype=bool)
+            return Flag(values), no_rows
+        return Flag(np.zeros(size, dtype=bool)), ~_missing(array)
+    if kind == "enum":
+        if not (pa.types.is_string(arrow) or pa.types.is_large_string(arrow)):
+            return Code(np.zeros(size, dtype=np.int16)), ~_missing(array)
+        encoded = pc.dictionary_encode(array.fill_null(""))
+        dictionary = encoded.dictionary.to_pylist()
+        members = set(declared.type.members)
+        lookup = np.array(
+            [engine.codes[m] if m in members else -1 for m in dictionary], dtype=np.int16
+        )
+        codes = lookup[encoded.indices.to_numpy(zero_copy_only=False)]
+        return Code(np.where(codes < 0, 0, codes)), (codes < 0) & ~_missing(array)
+    if pa.types.is_floating(arrow):
+        raise TableError(
+            f"column '{name}' holds binary floating-point numbers, which cannot be read exactly: "
+            "store it as decimal or as text"
+        )
+    scale = _scale(declared)
+    if kind == "count":
+        if pa.types.is_integer(arrow):
+            values = array.fill_null(0).cast(pa.int64()).to_numpy(zero_copy_only=False)
+            return Num(np.asarray(values, dtype=np.int64), 0, Den(), 1), no_rows
+        return Num(np.zeros(size, dtype=np.int64), 0, Den(), 1), ~_missing(array)
+    if pa.types.is_decimal(arrow):
+        return _decimal_units(array.fill_null(0), scale)
+    if pa.types.is_integer(arrow):
+        values = np.asarray(array.fill_null(0).cast(pa.int64()).to_numpy(zero_copy_only=False))
+        with np.errstate(over="ignore"):
+            too_large = np.abs(values.astype(np.float64)) * scale >= 2.0**62
+        return Num(np.where(too_large, 0, values) * scale, 0, Den(), scale), too_large
+    if pa.types.is_string(arrow) or pa.types.is_large_string(arrow):
+        return _exact_texts(array, scale)
+    return Num(np.zeros(size, dtype=np.int64), 0, Den(), scale), ~_missing(array)
+
+
+def check_bounds(
+    statute: ast.Statute, engine: Engine, columns: Mapping[str, Col], size: int
+) -> Array:
+    """Returns the rows that break a declared bound or a `required when` (the scalar path then
+    names the field and the bound)."""
+    from .dsl.columnar import Chunk
+
+    chunk = Chunk(engine, columns, size)
+    broken = np.zeros(size, dtype=bool)
+    with np.errstate(over="ignore"):
+        for declared in statute.inputs.values():
+            column = columns[declared.name]
+            for bound in declared.bounds:
+                limit = engine.expr(chunk, bound.value, {}, _scale(declared))
+                op = {"min": ">=", "above": ">", "max": "<="}[bound.kind]
+                holds = chunk.compare(op, column, limit)
+                fails = ~np.broadcast_to(holds.value, (size,))
+                if bound.when is not None:
+                    when = engine.expr(chunk, bound.when, {}, 1)
+                    fails &= np.broadcast_to(when.value, (size,))
+                    fails |= np.broadcast_to(when.bad, (size,))
+                given = ~np.broadcast_to(column.bad, (size,))
+                broken |= (fails | np.broadcast_to(holds.bad, (size,))) & given
+            if declared.type.kind == "share":
+                one = engine.literal(Fraction(1), 1)
+                zero = engine.literal(Fraction(0), 1)
+                below = np.broadcast_to(chunk.compare("<", column, zero).value, (size,))
+                above = np.broadcast_to(chunk.compare(">", column, one).value, (size,))
+                broken |= below | above
+            elif declared.type.kind == "count":
+                assert isinstance(column, Num)
+                broken |= np.broadcast_to(np.asarray(column.q) < 0, (size,))
+            if declared.required_when is not None:
+                needed = engine.expr(chunk, declared.required_when, {}, 1)
+                absent = np.broadcast_to(column.bad, (size,))
+                broken |= np.broadcast_to(needed.value, (size,)) & absent
+    return broken
+
+
+# ---- results ------------------------------------------------------------------------------------
+def result_values(
+    statute: ast.Statute, engine: Engine, results: Mapping[str, Col], size: int
+) -> dict[str, Any]:
+    """Returns each result as a column for output: cents (int64) for money, names for enums,
+    numpy arrays of ints and bools, exact Fractions (a list) for other numbers."""
+    from .dsl.columnar import exact_values
+
+    out: dict[str, Any] = {}
+    for name in statute.result_names:
+        column = results[name]
+        kind = statute.definitions[name].type.kind
+        if isinstance(column, Code):
+            names = np.array(engine.members, dtype=object)
+            out[name] = names[np.broadcast_to(column.value, (size,)).astype(np.int64)]
+        elif isinstance(column, Flag):
+            out[name] = np.broadcast_to(column.value, (size,))
+        elif kind == "money":
+            out[name] = cents(column, size)
+        elif kind == "count":
+            out[name] = np.broadcast_to(np.asarray(column.q), (size,))
+        else:
+            out[name] = exact_values(column, range(size))
+    return out
+
+
+def json_lines(
+    statute: ast.Statute, values: Mapping[str, Any], size: int, readings: str
+) -> pa.Array:
+    """Returns, for each row, the JSON line of its results and readings (newline included),
+    formatted as `Result.to_json` is by `json.dumps`, so both paths write the same bytes."""
+    import json
+
+    parts: list[Any] = ["{"]
+    for index, name in enumerate(statute.result_names):
+        kind = statute.definitions[name].type.kind
+        column = values[name]
+        separator = ", " if index else ""
+        key = json.dumps(name)
+        if kind == "money":
+            cells = decimal_cents(np.asarray(column, dtype=np.int64)).cast(pa.string())
+            parts += [f'{separator}{key}: "', cells, '"']
+        elif kind == "enum":
+            names = pa.array(np.asarray(column, dtype=object).tolist(), type=pa.string())
+            # Members are plain identifiers (the grammar's), so quoting is all JSON needs.
+            parts += [f'{separator}{key}: "', names, '"']
+        elif kind == "bool":
+            flags = ["true" if v else "false" for v in column]
+            parts += [f"{separator}{key}: ", pa.array(flags, type=pa.string())]
+        elif kind == "count":
+            counts = pa.array(np.asarray(column, dtype=np.int64)).cast(pa.string())
+            parts += [f"{separator}{key}: ", counts]
+        else:
+            type_ = statute.definitions[name].type
+            texts = [json.dumps(json_value(type_, v)) for v in column]
+            parts += [f"{separator}{key}: ", pa.array(texts, type=pa.string())]
+    parts += [f', "readings": {readings}}}\n']
+    if not any(isinstance(part, pa.Array) for part in parts):
+        return pa.array(["".join(parts)] * size, type=pa.string())
+    return pc.binary_join_element_wise(*parts, "")
+
+
+def decimal_cents(cents_column: Array, nulls: Array | None = None) -> pa.Array:
+    """Returns cents as an Arrow decimal(38, 2) array, built from the unscaled integers."""
+    words = np.empty((len(cents_column), 2), dtype=np.int64)
+    words[:, 0] = cents_column
+    words[:, 1] = cents_column >> 63
+    null_count = int(nulls.sum()) if nulls is not None else 0
+    validity = pa.array(~nulls).buffers()[1] if null_count else None  # type: ignore[operator]
+    return pa.Array.from_buffers(
+        pa.decimal128(38, 2),
+        len(cents_column),
+        [validity, pa.py_buffer(words.tobytes())],
+        null_count=null_count,
+    )
+
+
+def scalar_row(row: Mapping[str, object]) -> dict[str, object]:
+    """Returns a table row as the scalar path reads a scenario: decimals as exact number text,
+    absent (null) fields left out."""
+    scenario: dict[str, object] = {}
+    for name, value in row.items():
+        if value is None:
+            continue
+        if isinstance(value, decimal.Decimal):
+            scenario[name] = ExactNumber(str(value))
+        else:
+            scenario[name] = value
+    return scenario
+
+
+def value_cells(statute: ast.Statute, result_values_: Mapping[str, Value]) -> dict[str, object]:
+    """Returns one scalar result as output cells (cents for money), to merge into columns."""
+    from .dsl.values import to_cents
+
+    cells: dict[str, object] = {}
+    for name in statute.result_names:
+        value = result_values_[name]
+        kind = statute.definitions[name].type.kind
+        cells[name] = to_cents(value) if kind == "money" and value is not None else value  # type: ignore[arg-type]
+    return cells

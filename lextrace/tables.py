@@ -1,0 +1,345 @@
+"""Batches at scale: scenarios streamed in chunks from JSON Lines, Parquet or CSV, evaluated by
+the columnar evaluator, rows it cannot take evaluated one by one, results streamed out.
+
+Memory stays bounded by the chunk size whatever the file size. Every row comes out in input
+order, either with its results (the same bytes as `lextrace evaluate --format json` without the
+trace, for JSON Lines) or with its error, named as the scalar path names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+import pyarrow as pa
+
+from .api import Statute
+from .columns import (
+    TableError,
+    check_bounds,
+    input_columns,
+    result_values,
+    scalar_row,
+    value_cells,
+)
+from .dsl import ast
+from .dsl.columnar import Engine
+from .dsl.errors import ScenarioError
+from .dsl.evaluator import EvaluationError
+from .dsl.scenario import parse_text
+
+CHUNK_ROWS = 65_536
+BLOCK_BYTES = 1 << 23
+FORMATS = ("jsonl", "parquet", "csv")
+
+
+def format_of(path: str, given: str | None) -> str:
+    """Returns the table format of a file: as given, else from its extension (JSON Lines by
+    default, and for standard input)."""
+    if given:
+        return given
+    suffix = Path(path).suffix.lower()
+    return {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}.get(suffix, "jsonl")
+
+
+@dataclass
+class Chunk:
+    """The outcome of one chunk: results per column, errors per row, where rows start."""
+
+    first_row: int
+    size: int
+    values: dict[str, Any]
+    errors: dict[int, ScenarioError | EvaluationError]  # row index in the chunk -> its error
+    lines: list[int] | None = None  # JSON Lines: each row's line number
+
+
+class Runner:
+    """Evaluates chunks of scenarios for one statute under one reading selection."""
+
+    def __init__(self, statute: Statute, selected: Mapping[str, str]) -> None:
+        self.statute = statute
+        self.selected = dict(selected)
+        self.engine = Engine(statute.ast, selected)
+        self.deferred_rows = 0
+
+    def evaluate(
+        self,
+        table: pa.Table | pa.RecordBatch,
+        first_row: int,
+        rows: Any,
+        refused: np.ndarray | None = None,
+    ) -> Chunk:
+        """Returns the results of a chunk; `rows(i)` gives row i as (scenario, source) for the
+        scalar path (or raises ScenarioError with the row's own error); `refused` marks rows
+        the reader could not decode."""
+        ast_ = self.statute.ast
+        size = table.num_rows
+        columns, slow = input_columns(ast_, self.engine, table)
+        if refused is not None:
+            slow |= refused
+        slow |= check_bounds(ast_, self.engine, columns, size)
+        results, deferred = self.engine.run(columns, size)
+        slow |= deferred
+        values = result_values(ast_, self.engine, results, size)
+        errors: dict[int, ScenarioError | EvaluationError] = {}
+        slow_rows = np.flatnonzero(slow)
+        self.deferred_rows += len(slow_rows)
+        if len(slow_rows):
+            for name in ast_.result_names:
+                values[name] = np.array(values[name], dtype=object)
+            for row in slow_rows.tolist():
+                outcome = self.scalar(rows, row)
+                if isinstance(outcome, ScenarioError | EvaluationError):
+                    errors[row] = outcome
+                    for name in ast_.result_names:
+                        values[name][row] = None
+                else:
+                    for name, cell in outcome.items():
+                        values[name][row] = cell
+        return Chunk(first_row, size, values, errors)
+
+    def scalar(self, rows: Any, row: int) -> dict[str, object] | ScenarioError | EvaluationError:
+        """Returns one row's result cells by the scalar path, or its error."""
+        try:
+            scenario, source = rows(row)
+            result = self.statute.evaluate(scenario, self.selected, source=source)
+        except (ScenarioError, EvaluationError) as error:
+            return error
+        return value_cells(self.statute.ast, result.values)
+
+
+# ---- JSON Lines ---------------------------------------------------------------------------------
+def _arrow_schema(statute: ast.Statute) -> pa.Schema:
+    """Returns the Arrow schema JSON lines are read with: numbers as decimals read from their
+    text (never through a binary float), shares and enum members as text."""
+    types = {"bool": pa.bool_(), "count": pa.int64(), "share": pa.string(), "enum": pa.string()}
+    return pa.schema(
+        [(name, types.get(d.type.kind, pa.decimal128(38, 6))) for name, d in statute.inputs.items()]
+    )
+
+
+class JsonLines:
+    """Chunks of a JSON Lines file as Arrow tables, read by Arrow's JSON reader.
+
+    A line Arrow cannot read as it stands (a value of another type, an unknown or repeated
+    field, an explicit null, anything malformed) is found by splitting the chunk in halves, and
+    goes, as its own text, to the scalar path, which reads it exactly as `lextrace evaluate`
+    would and names what is wrong.
+    """
+
+    def __init__(self, statute: ast.Statute, handle: IO[bytes], source: str) -> None:
+        import pyarrow.json as pj
+
+        self.statute = statute
+        self.handle = handle
+        self.source = source
+        self.options = pj.ParseOptions(
+            explicit_schema=_arrow_schema(statute), unexpected_field_behavior="error"
+        )
+        self.read_json = pj.read_json
+        self.not_optional = {n for n, d in statute.inputs.items() if not d.optional}
+
+    def _blocks(self) -> Iterator[tuple[int, bytes]]:
+        """Yields (number of the block's first line, block) for blocks of whole lines."""
+        number = 1
+        tail = b""
+        while True:
+            block = self.handle.read(BLOCK_BYTES)
+            if not block:
+                break
+            block = tail + block
+            cut = block.rfind(b"\n")
+            if cut < 0:
+                tail = block
+                continue
+            tail = block[cut + 1 :]
+            yield number, block[: cut + 1]
+            number += block.count(b"\n", 0, cut + 1)
+        if tail:
+            yield number, tail
+
+    def chunks(self) -> Iterator[tuple[pa.Table, list[int], Any, np.ndarray]]:
+        """Yields (table, line numbers, row source, rows for the scalar path) per block.
+
+        The next block is parsed in a second thread while this one is evaluated (Arrow parses
+        without holding the interpreter's lock)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pending = None
+            for first, block in self._blocks():
+                upcoming = pool.submit(self._block, first, block)
+                if pending is not None:
+                    chunk = pending.result()
+                    if chunk is not None:
+                        yield chunk
+                pending = upcoming
+            if pending is not None:
+                chunk = pending.result()
+                if chunk is not None:
+                    yield chunk
+
+    def _block(
+        self, first: int, block: bytes
+    ) -> tuple[pa.Table, list[int], Any, np.ndarray] | None:
+        """Reads a block in one go when Arrow can, else line by line."""
+        data = np.frombuffer(block, dtype=np.uint8)
+        ends = np.flatnonzero(data == 10)
+        if len(ends) == 0 or ends[-1] != len(data) - 1:
+            ends = np.append(ends, len(data))
+        starts = np.concatenate(([0], ends[:-1] + 1))
+        # A JSON line normally starts with "{"; any other line is checked for being blank.
+        opening = np.zeros(len(starts), dtype=bool)
+        inside = starts < len(data)
+        opening[inside] = data[starts[inside]] == ord("{")
+        for index in np.flatnonzero(~opening).tolist():
+            opening[index] = bool(block[starts[index] : ends[index]].strip())
+        numbers = (first + np.flatnonzero(opening)).tolist()
+        starts, ends = starts[opening], ends[opening]
+        if not numbers:
+            return None
+        spans = list(zip(numbers, starts.tolist(), ends.tolist(), strict=True))
+        if not self._required_null(block):
+            table = self._read([block])
+            if table is not None and table.num_rows == len(numbers):
+                schema = _arrow_schema(self.statute)
+                table = table.select(schema.names).cast(schema)
+                rows = _Lines(block, spans)
+                return table, numbers, self._rows(rows), np.zeros(len(numbers), dtype=bool)
+        return self._table([(n, block[a:b]) for n, a, b in spans])
+
+    def _required_null(self, text: bytes) -> bool:
+        """True when some field that is not optional is given an explicit null."""
+        at = text.find(b"null")
+        while at >= 0:
+            before = text.rfind(b":", 0, at)
+            if before >= 0 and not text[before + 1 : at].strip():
+                close = text.rfind(b'"', 0, before)
+                open_ = text.rfind(b'"', 0, close)
+                key = text[open_ + 1 : close].decode("utf-8", "replace")
+                quoted = close > 0 and open_ >= 0 and not text[close + 1 : before].strip()
+                if quoted and key in self.not_optional:
+                    return True
+            at = text.find(b"null", at + 4)
+        return False
+
+    def _rows(self, batch: Any) -> Any:
+        def row(index: int) -> tuple[object, str]:
+            number, raw = batch[index]
+            where = f"{self.source}:{number}"
+            try:
+                text = raw.decode("utf-8").rstrip("\r")
+            except UnicodeDecodeError:
+                raise TableError(f"{self.source}:{number}: the line is not UTF-8 text") from None
+            return parse_text(text, "json", where, first_line=number), where
+
+        return row
+
+    def _read(self, lines: list[bytes]) -> pa.Table | None:
+        try:
+            data = lines[0] if len(lines) == 1 else b"\n".join(lines)
+            return self.read_json(pa.BufferReader(data), parse_options=self.options)
+        except (pa.ArrowException, ValueError):
+            return None
+
+    def _readable(
+        self, lines: list[bytes], start: int, found: list[tuple[int, pa.Table]], refused: list[int]
+    ) -> None:
+        """Reads lines[start:] pieces with Arrow, halving a piece that fails down to lines."""
+        table = self._read(lines)
+        if table is not None and table.num_rows == len(lines):
+            found.append((start, table))
+            return
+        if len(lines) == 1:
+            refused.append(start)
+            return
+        half = len(lines) // 2
+        self._readable(lines[:half], start, found, refused)
+        self._readable(lines[half:], start + half, found, refused)
+
+    def _table(self, batch: list[tuple[int, bytes]]) -> tuple[pa.Table, list[int], Any, np.ndarray]:
+        # An explicit null is not an absent field (which takes its default): a line giving null
+        # to a field that is not optional goes to the scalar path, which refuses it by name.
+        texts = [line for _, line in batch]
+        refused_rows = [
+            i for i, line in enumerate(texts) if b"null" in line and self._required_null(line)
+        ]
+        refused_set = set(refused_rows)
+        plain = [index for index in range(len(texts)) if index not in refused_set]
+        pieces: list[tuple[int, pa.Table]] = []
+        refused_plain: list[int] = []
+        if plain:
+            self._readable([texts[i] for i in plain], 0, pieces, refused_plain)
+        refused_rows += [plain[i] for i in refused_plain]
+        schema = _arrow_schema(self.statute)
+        kept = np.zeros(len(batch), dtype=bool)
+        order: list[int] = []
+        tables = []
+        for start, table in sorted(pieces, key=lambda piece: piece[0]):
+            rows = plain[start : start + table.num_rows]
+            order.extend(rows)
+            tables.append(table.select(schema.names).cast(schema))
+        kept[order] = True
+        read = pa.concat_tables(tables) if tables else schema.empty_table()
+        # Row i of the chunk is row position[i] of `read`, or null when refused.
+        position = np.full(len(batch), -1, dtype=np.int64)
+        position[order] = np.arange(len(order))
+        indices = pa.array(position, mask=position < 0)
+        table = read.take(indices)
+        refused = ~kept
+        lines = [number for number, _ in batch]
+        return table, lines, self._rows(batch), refused
+
+
+class _Lines:
+    """The numbered lines of a block, sliced only when one is asked for."""
+
+    def __init__(self, block: bytes, spans: list[tuple[int, int, int]]) -> None:
+        self.block = block
+        self.spans = spans
+
+    def __getitem__(self, index: int) -> tuple[int, bytes]:
+        number, start, end = self.spans[index]
+        return number, self.block[start:end]
+
+
+# ---- Arrow files --------------------------------------------------------------------------------
+def arrow_chunks(path: str, table_format: str, size: int = CHUNK_ROWS) -> Iterator[pa.RecordBatch]:
+    """Yields record batches of a Parquet or CSV file, read in chunks."""
+    if table_format == "parquet":
+        import pyarrow.parquet as pq
+
+        yield from pq.ParquetFile(path).iter_batches(batch_size=size)
+        return
+    import pyarrow.csv as pcsv
+
+    reader = pcsv.open_csv(
+        path,
+        read_options=pcsv.ReadOptions(block_size=1 << 24),
+        convert_options=pcsv.ConvertOptions(strings_can_be_null=True, column_types=None),
+    )
+    yield from reader
+
+
+def table_rows(batch: pa.RecordBatch, source: str, first_row: int) -> Any:
+    """Returns the scalar-path reader of a batch's rows."""
+
+    def row(index: int) -> tuple[object, str]:
+        values = batch.slice(index, 1).to_pylist()[0]
+        return scalar_row(values), f"{source}: row {first_row + index + 1}"
+
+    return row
+
+
+__all__ = [
+    "FORMATS",
+    "JsonLines",
+    "Runner",
+    "TableError",
+    "arrow_chunks",
+    "format_of",
+    "table_rows",
+]
