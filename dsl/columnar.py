@@ -32,6 +32,14 @@ from .values import Value
 Array = np.ndarray[Any, Any]
 Mask = Array | bool
 _LIMIT = float(2**62)
+_COMPARE = {
+    "=": np.equal,
+    "!=": np.not_equal,
+    "<": np.less,
+    "<=": np.less_equal,
+    ">": np.greater,
+    ">=": np.greater_equal,
+}
 _MONEY_SCALE = 100
 
 
@@ -298,6 +306,10 @@ class Chunk:
     def compare(self, op: str, a: Col, b: Col) -> Flag:
         """Returns the comparison of two columns."""
         bad = _or(a.bad, b.bad)
+        if isinstance(a, Num) and isinstance(b, Num) and a.den.whole and b.den.whole:
+            if a.scale != b.scale:
+                raise Unsupported("values of different units meet")
+            return Flag(_COMPARE[op](a.q, b.q), bad)
         if isinstance(a, Num) and isinstance(b, Num):
             _, ra, rb, over = self.aligned(a, b)
             less = (a.q < b.q) | ((a.q == b.q) & (ra < rb))
@@ -510,6 +522,8 @@ class Engine:
         else:
             value = self.cases(chunk, definition, bound, scale)
         value = self.as_type(value, definition.type)
+        if value.bad is not False and not np.any(value.bad):
+            value.bad = False  # no row is deferred: later operations skip the masks
         chunk.memo[key] = value
         return value
 

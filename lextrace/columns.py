@@ -111,6 +111,12 @@ def _exact(value: object) -> Fraction | None:
         return None
     if isinstance(value, int):
         return Fraction(value)
+    if isinstance(value, str):
+        top, slash, bottom = value.partition("/")
+        if slash and top.isdigit() and bottom.isdigit() and len(top) + len(bottom) < 36:
+            return Fraction(int(top), int(bottom)) if int(bottom) else None
+        if value.isdigit() and len(value) < 36:
+            return Fraction(int(value))
     try:
         number = (
             decimal.Decimal(str(value).strip()) if not isinstance(value, decimal.Decimal) else value

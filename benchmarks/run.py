@@ -1,0 +1,168 @@
+"""The benchmarks, in one run: lextrace against baselines written independently from the statute.
+
+    python -m benchmarks.run            # every measure, up to 1,000,000 rows (a few minutes)
+    python -m benchmarks.run --quick    # up to 100,000 rows
+
+Each line prints the measure, the figure, the baseline it is compared with and the ratio.
+Populations are generated once (deterministically) into benchmarks/.data/ and kept. Whole-process
+figures run the installed `lextrace` command, as a user would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / ".data"
+LEXTRACE = [sys.executable, "-m", "lextrace"]
+
+
+def best_of(repeat: int, function: Callable[[], object]) -> float:
+    """Returns the best wall time of `repeat` calls, in seconds."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def run_command(arguments: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
+    """Returns the wall time of a command and its peak memory (KiB), failing loudly."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.perf_counter()
+    completed = subprocess.run(arguments, capture_output=True, env=env, check=False)
+    elapsed = time.perf_counter() - started
+    if completed.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(arguments)}\n{completed.stderr.decode()[-2000:]}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return elapsed, max(peak, before)
+
+
+def population_file(rows: int, kind: str) -> Path:
+    """Returns a generated population file (JSON Lines or Parquet), made once and kept."""
+    from benchmarks.population import population, write_jsonl, write_parquet
+
+    DATA.mkdir(exist_ok=True)
+    path = DATA / f"population-{rows}.{kind}"
+    if not path.exists():
+        scenarios = population(rows, seed=2026)
+        (write_jsonl if kind == "jsonl" else write_parquet)(path, scenarios)
+    return path
+
+
+class Table:
+    """Prints aligned rows: measure, figure, baseline, ratio."""
+
+    def __init__(self) -> None:
+        print(f"{'measure':<52} {'lextrace':>16} {'baseline':>16} {'ratio':>8}")
+        print("-" * 95)
+
+    def row(self, measure: str, ours: str, baseline: str = "", ratio: str = "") -> None:
+        print(f"{measure:<52} {ours:>16} {baseline:>16} {ratio:>8}", flush=True)
+
+
+def per_scenario(statute: object, sample: list[dict[str, object]]) -> tuple[float, float, float]:
+    """Returns µs per scenario: evaluation without trace, with trace, and the scalar baseline,
+    over the same validated scenarios (validation itself excluded on both sides)."""
+    from benchmarks import baseline_scalar
+    from benchmarks.population import to_python
+
+    selected = statute.select_readings()  # type: ignore[attr-defined]
+    inputs = [statute.validate(row) for row in sample]  # type: ignore[attr-defined]
+    plain = [to_python(row) for row in sample]
+    evaluate = statute.evaluate_inputs  # type: ignore[attr-defined]
+    for one in inputs[:50]:  # warm the caches (the generated function)
+        evaluate(one, selected)
+    n = len(sample)
+    fast = best_of(5, lambda: [evaluate(one, selected) for one in inputs]) / n
+    traced = best_of(3, lambda: [evaluate(one, selected, True) for one in inputs]) / n
+    base = best_of(5, lambda: [baseline_scalar.credit(one) for one in plain]) / n
+    return fast * 1e6, traced * 1e6, base * 1e6
+
+
+def main() -> None:
+    """Runs every benchmark and prints the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="stop at 100,000 rows")
+    arguments = parser.parse_args()
+    sizes = [1_000, 100_000] if arguments.quick else [1_000, 100_000, 1_000_000]
+
+    from lextrace import load_statute
+    from lextrace.dsl import loader
+    from lextrace.statute import BUNDLED
+
+    table = Table()
+    no_cache = dict(os.environ, LEXTRACE_NO_CACHE="1")
+    os.environ["LEXTRACE_NO_CACHE"] = "1"
+    parse = best_of(5, lambda: loader.load(BUNDLED))
+    del os.environ["LEXTRACE_NO_CACHE"]
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["LEXTRACE_CACHE_DIR"] = cache
+        loader.load(BUNDLED)
+        cached = best_of(5, lambda: loader.load(BUNDLED))
+    table.row("parse + check of the statute (no cache)", f"{parse * 1000:.0f} ms")
+    table.row("load of the statute (parse cache)", f"{cached * 1000:.1f} ms")
+
+    from benchmarks.population import population
+
+    statute = load_statute()
+    sample = population(2_000, seed=9)
+    fast, traced, base = per_scenario(statute, sample)
+    table.row(
+        "one evaluation, no trace (µs/scenario)",
+        f"{fast:.1f}",
+        f"{base:.1f}",
+        f"{fast / base:.1f}x",
+    )
+    table.row(
+        "one evaluation, with trace (µs/scenario)",
+        f"{traced:.1f}",
+        f"{base:.1f}",
+        f"{traced / base:.1f}x",
+    )
+
+    from benchmarks.baseline_numpy import credit_columns
+    from benchmarks.population import to_columns
+
+    columns = to_columns(population(100_000, seed=3))
+    numpy_rate = 100_000 / best_of(3, lambda: credit_columns(columns))
+
+    for kind in ("jsonl", "parquet"):
+        for rows in sizes:
+            source = population_file(rows, kind)
+            with tempfile.TemporaryDirectory() as out:
+                target = Path(out) / f"out.{kind}"
+                elapsed, peak = run_command([*LEXTRACE, "batch", str(source), "-o", str(target)])
+            rate = rows / elapsed
+            label = f"batch {rows:,} rows from {kind}, whole process (rows/s)"
+            table.row(label, f"{rate:,.0f}", f"{numpy_rate:,.0f}", f"{numpy_rate / rate:.1f}x")
+            if rows == sizes[-1]:
+                table.row(f"  peak memory of that run ({kind})", f"{peak / 1024:.0f} MiB")
+
+    verify = best_of(1, lambda: run_command([*LEXTRACE, "verify"]))
+    table.row("lextrace verify, whole process", f"{verify:.2f} s")
+    example = str(HERE.parent / "examples" / "distressed-manufacturer.json")
+    run_command([*LEXTRACE, "evaluate", example])
+    starts = [run_command([*LEXTRACE, "evaluate", example])[0] for _ in range(5)]
+    table.row("lextrace evaluate start-up (median of 5)", f"{statistics.median(starts):.2f} s")
+    cold = [run_command([*LEXTRACE, "evaluate", example], env=no_cache)[0] for _ in range(3)]
+    table.row("  the same without the parse cache", f"{statistics.median(cold):.2f} s")
+    print()
+    print("baseline: the plain-Python function benchmarks/baseline_scalar.py (per scenario)")
+    print("and the exact numpy version benchmarks/baseline_numpy.py over columns in memory.")
+    print(json.dumps({"sizes": sizes}))
+
+
+if __name__ == "__main__":
+    main()
