@@ -369,6 +369,7 @@ class Engine:
                     members.append(member)
         self.members = members
         self.codes = {member: index for index, member in enumerate(members)}
+        self.last_memo: dict[tuple[str, tuple[Value, ...]], Col] = {}
         _refuse_unsupported(statute)
 
     # ---- expressions ------------------------------------------------------------------------
@@ -577,6 +578,7 @@ class Engine:
         chunk = Chunk(self, inputs, size)
         with np.errstate(over="ignore"):
             results = {name: self.definition(chunk, name, ()) for name in self.statute.result_names}
+        self.last_memo = chunk.memo
         deferred = np.zeros(size, dtype=bool)
         for column in results.values():
             if column.bad is not False:

@@ -85,6 +85,7 @@ class LazyGroup(click.Group):
     lazy: ClassVar[dict[str, str]] = {
         "diff": "lextrace.cli_diff:diff",
         "mutants": "lextrace.cli_mutants:mutants",
+        "impact": "lextrace.cli_impact:impact",
     }
 
     def _available(self) -> dict[str, str]:

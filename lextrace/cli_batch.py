@@ -96,8 +96,9 @@ def _chunks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> It
         raise bad_input(f"{input_format} input must be a file, not standard input")
     first = 0
     try:
-        for batch in arrow_chunks(file, input_format):
-            yield runner.evaluate(batch, first, table_rows(batch, source, first))
+        for batch in arrow_chunks(file, input_format, runner.statute.ast):
+            text = runner.statute.ast if input_format == "csv" else None
+            yield runner.evaluate(batch, first, table_rows(batch, source, first, text))
             first += batch.num_rows
     except TableError as error:
         raise bad_input(f"{file}: {error}") from None

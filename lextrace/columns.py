@@ -222,6 +222,11 @@ def _column(declared: ast.Input, engine: Engine, array: pa.Array, name: str) -> 
         if pa.types.is_boolean(arrow):
             values = np.asarray(array.fill_null(False).to_numpy(zero_copy_only=False), dtype=bool)
             return Flag(values), no_rows
+        if pa.types.is_string(arrow) or pa.types.is_large_string(arrow):
+            lowered = pc.utf8_lower(array.fill_null("false"))
+            truth = np.asarray(pc.equal(lowered, "true").to_numpy(zero_copy_only=False))
+            falsity = np.asarray(pc.equal(lowered, "false").to_numpy(zero_copy_only=False))
+            return Flag(truth), ~(truth | falsity)
         return Flag(np.zeros(size, dtype=bool)), ~_missing(array)
     if kind == "enum":
         if not (pa.types.is_string(arrow) or pa.types.is_large_string(arrow)):
@@ -244,6 +249,10 @@ def _column(declared: ast.Input, engine: Engine, array: pa.Array, name: str) -> 
         if pa.types.is_integer(arrow):
             values = array.fill_null(0).cast(pa.int64()).to_numpy(zero_copy_only=False)
             return Num(np.asarray(values, dtype=np.int64), 0, Den(), 1), no_rows
+        if pa.types.is_string(arrow) or pa.types.is_large_string(arrow):
+            number, bad = _exact_texts(array, 1)
+            fractional = ~number.den.whole and np.asarray(number.r) != 0
+            return Num(number.q, 0, Den(), 1), bad | fractional
         return Num(np.zeros(size, dtype=np.int64), 0, Den(), 1), ~_missing(array)
     if pa.types.is_decimal(arrow):
         return _decimal_units(array.fill_null(0), scale)
@@ -382,6 +391,24 @@ def scalar_row(row: Mapping[str, object]) -> dict[str, object]:
             continue
         if isinstance(value, decimal.Decimal):
             scenario[name] = ExactNumber(str(value))
+        else:
+            scenario[name] = value
+    return scenario
+
+
+def text_row(statute: ast.Statute, row: Mapping[str, object]) -> dict[str, object]:
+    """Returns a row of text cells (CSV) as the scalar path reads a scenario: numbers as exact
+    number text, `true`/`false` as booleans, empty cells left out."""
+    scenario: dict[str, object] = {}
+    for name, value in row.items():
+        if value is None:
+            continue
+        declared = statute.inputs.get(name)
+        kind = declared.type.kind if declared is not None else None
+        if kind == "bool" and isinstance(value, str) and value.lower() in ("true", "false"):
+            scenario[name] = value.lower() == "true"
+        elif kind in ("count", "money", "number") and isinstance(value, str):
+            scenario[name] = ExactNumber(value.strip())
         else:
             scenario[name] = value
     return scenario

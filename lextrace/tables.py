@@ -23,6 +23,7 @@ from .columns import (
     input_columns,
     result_values,
     scalar_row,
+    text_row,
     value_cells,
 )
 from .dsl import ast
@@ -64,6 +65,8 @@ class Runner:
         self.selected = dict(selected)
         self.engine = Engine(statute.ast, selected)
         self.deferred_rows = 0
+        self.other_fields_allowed = False  # an impact run reads one table for two encodings
+        self.slow: np.ndarray = np.zeros(0, dtype=bool)
 
     def evaluate(
         self,
@@ -77,12 +80,16 @@ class Runner:
         the reader could not decode."""
         ast_ = self.statute.ast
         size = table.num_rows
+        declared = [name for name in table.column_names if name in ast_.inputs]
+        if len(declared) != len(table.column_names) and self.other_fields_allowed:
+            table = table.select(declared)
         columns, slow = input_columns(ast_, self.engine, table)
         if refused is not None:
             slow |= refused
         slow |= check_bounds(ast_, self.engine, columns, size)
         results, deferred = self.engine.run(columns, size)
         slow |= deferred
+        self.slow = slow
         values = result_values(ast_, self.engine, results, size)
         errors: dict[int, ScenarioError | EvaluationError] = {}
         slow_rows = np.flatnonzero(slow)
@@ -307,8 +314,11 @@ class _Lines:
 
 
 # ---- Arrow files --------------------------------------------------------------------------------
-def arrow_chunks(path: str, table_format: str, size: int = CHUNK_ROWS) -> Iterator[pa.RecordBatch]:
-    """Yields record batches of a Parquet or CSV file, read in chunks."""
+def arrow_chunks(
+    path: str, table_format: str, statute: ast.Statute, size: int = CHUNK_ROWS
+) -> Iterator[pa.RecordBatch]:
+    """Yields record batches of a Parquet or CSV file, read in chunks. CSV cells are read as
+    text and converted exactly by the declared types (an empty cell is an absent field)."""
     if table_format == "parquet":
         import pyarrow.parquet as pq
 
@@ -318,18 +328,25 @@ def arrow_chunks(path: str, table_format: str, size: int = CHUNK_ROWS) -> Iterat
 
     reader = pcsv.open_csv(
         path,
-        read_options=pcsv.ReadOptions(block_size=1 << 24),
-        convert_options=pcsv.ConvertOptions(strings_can_be_null=True, column_types=None),
+        read_options=pcsv.ReadOptions(block_size=1 << 23),
+        convert_options=pcsv.ConvertOptions(
+            strings_can_be_null=True,
+            column_types={name: pa.string() for name in statute.inputs},
+        ),
     )
     yield from reader
 
 
-def table_rows(batch: pa.RecordBatch, source: str, first_row: int) -> Any:
-    """Returns the scalar-path reader of a batch's rows."""
+def table_rows(
+    batch: pa.RecordBatch, source: str, first_row: int, statute: ast.Statute | None = None
+) -> Any:
+    """Returns the scalar-path reader of a batch's rows (CSV text typed by the declarations
+    when `statute` is given)."""
 
     def row(index: int) -> tuple[object, str]:
         values = batch.slice(index, 1).to_pylist()[0]
-        return scalar_row(values), f"{source}: row {first_row + index + 1}"
+        scenario = scalar_row(values) if statute is None else text_row(statute, values)
+        return scenario, f"{source}: row {first_row + index + 1}"
 
     return row
 
