@@ -88,6 +88,8 @@ def _chunks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> It
                 chunk.lines = lines
                 first += table.num_rows
                 yield chunk
+        except TableError as error:
+            raise bad_input(str(error)) from None
         finally:
             if handle is not sys.stdin.buffer:
                 handle.close()
@@ -108,7 +110,7 @@ def _chunks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> It
 
 def _jsonl(statute: Statute, chunk: Chunk, readings: str) -> bytes | memoryview:
     """Returns the output lines of a chunk: results with readings, or the row's error."""
-    lines = json_lines(statute.ast, _filled(chunk), chunk.size, readings)
+    lines = json_lines(statute.ast, _filled(statute, chunk), chunk.size, readings)
     if not chunk.errors and lines.offset == 0 and lines.null_count == 0:
         # The lines are already contiguous UTF-8 in Arrow's buffer: write them as they are.
         offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32, count=len(lines) + 1)
@@ -120,7 +122,10 @@ def _jsonl(statute: Statute, chunk: Chunk, readings: str) -> bytes | memoryview:
     return "".join(texts).encode("utf-8")
 
 
-def _filled(chunk: Chunk) -> dict[str, Any]:
+_PLACEHOLDER: dict[str, object] = {"enum": "", "bool": False}
+
+
+def _filled(statute: Statute, chunk: Chunk) -> dict[str, Any]:
     """Returns the chunk's result columns with error rows given placeholder values (their
     lines are replaced by the error object)."""
     if not chunk.errors:
@@ -128,8 +133,9 @@ def _filled(chunk: Chunk) -> dict[str, Any]:
     filled = {}
     for name, column in chunk.values.items():
         column = np.array(column, dtype=object)
+        placeholder = _PLACEHOLDER.get(statute.ast.definitions[name].type.kind, 0)
         for row in chunk.errors:
-            column[row] = 0 if not isinstance(column[0], str) else ""
+            column[row] = placeholder
         filled[name] = column
     return filled
 

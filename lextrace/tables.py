@@ -148,6 +148,9 @@ class JsonLines:
         )
         self.read_json = pj.read_json
         self.not_optional = {n for n, d in statute.inputs.items() if not d.optional}
+        self.text_fields = [
+            n for n, d in statute.inputs.items() if d.type.kind in ("enum", "share")
+        ]
 
     def _blocks(self) -> Iterator[tuple[int, bytes]]:
         """Yields (number of the block's first line, block) for blocks of whole lines."""
@@ -198,18 +201,22 @@ class JsonLines:
         if len(ends) == 0 or ends[-1] != len(data) - 1:
             ends = np.append(ends, len(data))
         starts = np.concatenate(([0], ends[:-1] + 1))
-        # A JSON line normally starts with "{"; any other line is checked for being blank.
-        opening = np.zeros(len(starts), dtype=bool)
-        inside = starts < len(data)
-        opening[inside] = data[starts[inside]] == ord("{")
-        for index in np.flatnonzero(~opening).tolist():
-            opening[index] = bool(block[starts[index] : ends[index]].strip())
-        numbers = (first + np.flatnonzero(opening)).tolist()
-        starts, ends = starts[opening], ends[opening]
+        # A JSON line normally starts with "{" and ends with "}"; any other line is checked for
+        # being blank, and a block holding one that is not goes line by line.
+        shaped = np.zeros(len(starts), dtype=bool)
+        inside = (starts < len(data)) & (ends > starts)
+        last = np.where(inside, ends - 1, 0)
+        shaped[inside] = (data[starts[inside]] == ord("{")) & (data[last[inside]] == ord("}"))
+        filled = shaped.copy()
+        for index in np.flatnonzero(~shaped).tolist():
+            filled[index] = bool(block[starts[index] : ends[index]].strip())
+        irregular = bool((filled & ~shaped).any())
+        numbers = (first + np.flatnonzero(filled)).tolist()
+        starts, ends = starts[filled], ends[filled]
         if not numbers:
             return None
         spans = list(zip(numbers, starts.tolist(), ends.tolist(), strict=True))
-        if not self._required_null(block):
+        if not irregular and not self._required_null(block):
             table = self._read([block])
             if table is not None and table.num_rows == len(numbers):
                 schema = _arrow_schema(self.statute)
@@ -248,9 +255,13 @@ class JsonLines:
     def _read(self, lines: list[bytes]) -> pa.Table | None:
         try:
             data = lines[0] if len(lines) == 1 else b"\n".join(lines)
-            return self.read_json(pa.BufferReader(data), parse_options=self.options)
+            table = self.read_json(pa.BufferReader(data), parse_options=self.options)
+            for name in self.text_fields:
+                if name in table.column_names:
+                    table.column(name).validate(full=True)  # text must be UTF-8
         except (pa.ArrowException, ValueError):
             return None
+        return table
 
     def _readable(
         self, lines: list[bytes], start: int, found: list[tuple[int, pa.Table]], refused: list[int]
@@ -271,8 +282,11 @@ class JsonLines:
         # An explicit null is not an absent field (which takes its default): a line giving null
         # to a field that is not optional goes to the scalar path, which refuses it by name.
         texts = [line for _, line in batch]
+        # Arrow reads objects only: any other line (a bare value, trailing text) is refused.
         refused_rows = [
-            i for i, line in enumerate(texts) if b"null" in line and self._required_null(line)
+            i
+            for i, line in enumerate(texts)
+            if not _object_shaped(line) or (b"null" in line and self._required_null(line))
         ]
         refused_set = set(refused_rows)
         plain = [index for index in range(len(texts)) if index not in refused_set]
@@ -290,7 +304,10 @@ class JsonLines:
             order.extend(rows)
             tables.append(table.select(schema.names).cast(schema))
         kept[order] = True
-        read = pa.concat_tables(tables) if tables else schema.empty_table()
+        if not tables:  # no line could be read: a chunk of nulls, every row to the scalar path
+            table = pa.table({f.name: pa.nulls(len(batch), f.type) for f in schema})
+            return table, [n for n, _ in batch], self._rows(batch), ~kept
+        read = pa.concat_tables(tables)
         # Row i of the chunk is row position[i] of `read`, or null when refused.
         position = np.full(len(batch), -1, dtype=np.int64)
         position[order] = np.arange(len(order))
@@ -299,6 +316,12 @@ class JsonLines:
         refused = ~kept
         lines = [number for number, _ in batch]
         return table, lines, self._rows(batch), refused
+
+
+def _object_shaped(line: bytes) -> bool:
+    """True for a line that starts with "{" and ends with "}" (spaces aside)."""
+    text = line.strip()
+    return text.startswith(b"{") and text.endswith(b"}")
 
 
 class _Lines:

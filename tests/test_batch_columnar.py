@@ -1,0 +1,143 @@
+"""`lextrace batch` on the columnar path: the same bytes as the scalar path, every format."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT))
+from benchmarks.population import population, write_csv, write_jsonl, write_parquet
+from lextrace.cli import main
+
+# Lines the Arrow reader cannot take as they stand; all but one (numbers written as JSON numbers,
+# a share as a decimal) are bad scenarios.
+IRREGULAR_LINES = [
+    '{"new_jobs": -1, "project_median_salary": "1", "county_median_salary": "1", '
+    '"lowest_full_time_hourly_wage": "20", "state_minimum_wage": "15"}',
+    "null",
+    '{"new_jobs": 1, "new_jobs": 2}',
+    '{"new_jobs": true}',
+    '{"new_jobs": 5, "project_median_salary": null, "county_median_salary": "1", '
+    '"lowest_full_time_hourly_wage": "20", "state_minimum_wage": "15"}',
+    '{"new_jobs": 5, "project_median_salary": 70000.5, "county_median_salary": 70000, '
+    '"lowest_full_time_hourly_wage": 20, "state_minimum_wage": 15, "onsite_renewable_share": 0.5}',
+    "[1, 2]",
+    '{"new_jobs": 5, "projet_median_salary": "1"}',
+]
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture(scope="module")
+def scenarios() -> list[dict]:
+    return population(3_000, seed=21)
+
+
+@pytest.fixture(scope="module")
+def mixed_file(tmp_path_factory: pytest.TempPathFactory, scenarios: list[dict]) -> Path:
+    folder = tmp_path_factory.mktemp("batch")
+    plain = folder / "plain.jsonl"
+    write_jsonl(plain, scenarios)
+    lines = plain.read_text(encoding="utf-8").splitlines()
+    for index, bad in enumerate(IRREGULAR_LINES):
+        lines.insert(7 + index * 311, bad)
+    lines.insert(50, "")
+    lines.insert(60, "   ")
+    mixed = folder / "mixed.jsonl"
+    mixed.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return mixed
+
+
+def test_columnar_output_and_messages_equal_the_scalar_path(
+    mixed_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    columnar, scalar = tmp_path / "columnar.jsonl", tmp_path / "scalar.jsonl"
+    code_c, _, err_c = run(["batch", str(mixed_file), "-o", str(columnar)], capsys)
+    code_s, _, err_s = run(
+        ["batch", str(mixed_file), "--engine", "scalar", "-o", str(scalar)], capsys
+    )
+    assert code_c == code_s == 2
+    assert err_c == err_s
+    bad = len(IRREGULAR_LINES) - 1
+    assert f"{bad} lines of" in err_c
+    assert columnar.read_bytes() == scalar.read_bytes()
+    errors = [json.loads(x) for x in columnar.read_text("utf-8").splitlines() if '"error"' in x]
+    assert len(errors) == bad
+
+
+def test_parquet_and_csv_give_the_same_results_as_json_lines(
+    scenarios: list[dict], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sources = {"jsonl": write_jsonl, "parquet": write_parquet, "csv": write_csv}
+    outputs = {}
+    for kind, write in sources.items():
+        source = tmp_path / f"in.{kind}"
+        write(source, scenarios)
+        target = tmp_path / f"out-{kind}.jsonl"
+        code, _, err = run(["batch", str(source), "-o", str(target)], capsys)
+        assert code == 0, err
+        outputs[kind] = target.read_bytes()
+    assert outputs["jsonl"] == outputs["parquet"] == outputs["csv"]
+
+
+def test_parquet_output_holds_exact_decimals_and_an_error_column(
+    mixed_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines_out = tmp_path / "out.jsonl"
+    table_out = tmp_path / "out.parquet"
+    run(["batch", str(mixed_file), "-o", str(lines_out)], capsys)
+    code, _, _ = run(["batch", str(mixed_file), "-o", str(table_out)], capsys)
+    assert code == 2
+    table = pq.read_table(table_out)
+    assert str(table.schema.field("annual_credit").type) == "decimal128(38, 2)"
+    rows = table.to_pylist()
+    expected = [json.loads(x) for x in lines_out.read_text("utf-8").splitlines()]
+    assert len(rows) == len(expected)
+    for row, line in zip(rows, expected, strict=True):
+        if "error" in line:
+            assert row["error"] and row["annual_credit"] is None
+        else:
+            assert row["error"] is None
+            assert f"{row['annual_credit']:.2f}" == line["annual_credit"]
+            assert row["area_tier"] == line["area_tier"]
+
+
+def test_strict_stops_and_writes_nothing(
+    mixed_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "never.jsonl"
+    code, _, err = run(["batch", str(mixed_file), "--strict", "-o", str(target)], capsys)
+    assert code == 2 and "(--strict)" in err and "line 8" in err
+    assert not target.exists() and not list(tmp_path.glob(".never*"))
+
+
+def test_amounts_stored_as_binary_floats_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pyarrow as pa
+
+    table = pa.table({"new_jobs": [1], "project_median_salary": [59500.5]})
+    path = tmp_path / "floats.parquet"
+    pq.write_table(table, path)
+    code, out, err = run(["batch", str(path)], capsys)
+    assert code == 2 and out == ""
+    assert "column 'project_median_salary' holds binary floating-point numbers" in err
+
+
+def test_an_unknown_column_is_named_with_a_suggestion(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "unknown.csv"
+    path.write_text("new_jobs,projet_median_salary\n1,2\n", encoding="utf-8")
+    code, _, err = run(["batch", str(path)], capsys)
+    assert code == 2
+    assert "unknown column 'projet_median_salary' (did you mean 'project_median_salary'?)" in err

@@ -1,0 +1,103 @@
+"""`lextrace impact`: an amendment over a population, checked against scenario-by-scenario
+evaluation through the Python API."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT))
+from benchmarks.population import population, write_jsonl, write_parquet
+from lextrace import load_statute
+from lextrace.cli import main
+from lextrace.dsl.values import to_cents
+from lextrace.impact import impact, render_markdown, to_json
+from lextrace.statute import AMENDMENTS, BUNDLED
+
+PORT = AMENDMENTS / "uncapped-port-bonus" / "nj-34-1b-343.lex"
+SMALL = AMENDMENTS / "small-business-750" / "nj-34-1b-343.lex"
+
+
+@pytest.fixture(scope="module")
+def scenarios() -> list[dict]:
+    return population(1_500, seed=33)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory, scenarios: list[dict]) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("impact")
+    found = {"jsonl": folder / "p.jsonl", "parquet": folder / "p.parquet"}
+    write_jsonl(found["jsonl"], scenarios)
+    write_parquet(found["parquet"], scenarios)
+    return found
+
+
+@pytest.mark.parametrize("amendment", [PORT, SMALL], ids=["port", "small-business"])
+def test_counts_and_totals_equal_scenario_by_scenario_evaluation(
+    amendment: Path, scenarios: list[dict], files: dict[str, Path]
+) -> None:
+    old, new = load_statute(BUNDLED), load_statute(amendment)
+    report = impact(old, new, str(files["parquet"]), "parquet")
+    before = [old.evaluate(s).values for s in scenarios]
+    after = [new.evaluate(s).values for s in scenarios]
+    assert report.rows == len(scenarios) and report.failed == 0
+    changed_any = 0
+    for b, a in zip(before, after, strict=True):
+        changed_any += any(to_cents(b[r.name]) != to_cents(a[r.name]) for r in report.results)
+    assert report.changed == changed_any > 0
+    for result in report.results:
+        deltas = [
+            to_cents(a[result.name]) - to_cents(b[result.name])
+            for b, a in zip(before, after, strict=True)
+        ]
+        assert result.changed == sum(d != 0 for d in deltas)
+        assert result.rose == sum(d > 0 for d in deltas)
+        assert result.total_before == sum(to_cents(b[result.name]) for b in before)
+        assert result.total_after == sum(to_cents(a[result.name]) for a in after)
+    headline = [
+        to_cents(a["annual_credit"]) - to_cents(b["annual_credit"])
+        for b, a in zip(before, after, strict=True)
+    ]
+    top = sorted(range(len(headline)), key=lambda i: (-abs(headline[i]), i))[:10]
+    assert [m.row - 1 for m in report.movers] == [i for i in top if headline[i] != 0]
+
+
+def test_the_changed_rules_are_named_with_their_clauses(files: dict[str, Path]) -> None:
+    report = impact(load_statute(BUNDLED), load_statute(PORT), str(files["jsonl"]), "jsonl")
+    causes = {c.rule: c for c in report.causes}
+    assert causes["port_employment_bonus"].citation.endswith("(c)(1)(s)")
+    assert causes["port_employment_bonus"].status == "added"
+    assert causes["gross_amount"].scenarios >= report.results[0].changed > 0
+
+
+def test_an_encoding_against_itself_changes_nothing(files: dict[str, Path]) -> None:
+    statute = load_statute(BUNDLED)
+    report = impact(statute, statute, str(files["jsonl"]), "jsonl")
+    assert report.changed == 0 and not report.movers and not report.causes
+    assert all(r.total_before == r.total_after for r in report.results)
+
+
+def test_reports_as_json_and_markdown_with_a_chart(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = impact(load_statute(BUNDLED), load_statute(SMALL), str(files["parquet"]), "parquet")
+    page = render_markdown(report)
+    assert "<svg" in page and "## Which changed rules cause it" in page
+    assert "| `small_business_bonus` |" in page
+    data = to_json(report)
+    assert data["changed"] == report.changed
+    code = main(["impact", str(BUNDLED), str(SMALL), str(files["parquet"]), "--format", "json"])
+    out = capsys.readouterr().out
+    assert code == 0 and json.loads(out)["changed"] == report.changed
+
+
+def test_an_unreadable_population_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["impact", str(BUNDLED), str(SMALL), str(tmp_path / "missing.parquet")])
+    err = capsys.readouterr().err
+    assert code == 2 and "missing.parquet" in err
