@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import csv
 import gc
+import json
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -402,7 +402,7 @@ def write_jsonl(path: str | Path, rows: Iterable[Row]) -> None:
     """Writes one scenario object per line, exactly as generated (omitted defaults stay out)."""
     with open(path, "wb") as out:
         for row in rows:
-            out.write(orjson.dumps(row))
+            out.write(json.dumps(row, separators=(",", ":")).encode())
             out.write(b"\n")
 
 

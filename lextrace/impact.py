@@ -326,7 +326,7 @@ def render_markdown(report: Impact) -> str:
         f"Compared with `{report.old}` over `{report.population}`: **{report.rows:,} "
         f"scenarios, {report.changed:,} change** ({report.failed:,} could not be evaluated). "
         "Every amount is exact to the cent.",
-        "| result | changed | rose | fell | total before | total after |",
+        "| result | changed | rose | fell | total before | total after |\n"
         "|---|---:|---:|---:|---:|---:|",
     ]
     parts[-1] += "\n" + "\n".join(

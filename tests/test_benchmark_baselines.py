@@ -9,6 +9,7 @@ makes the baselines trustworthy as benchmark references.
 from __future__ import annotations
 
 import csv
+import json
 import sys
 from decimal import Decimal
 from fractions import Fraction
@@ -16,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import orjson
 import pyarrow.parquet as pq
 import pytest
 
@@ -84,7 +84,7 @@ def _disagreements(rows: list[dict[str, Any]], pairs: list[tuple[Any, Any]]) -> 
         if left != right:
             keys = [k for k in left if left[k] != right.get(k)]
             diff = {k: (left[k], right.get(k)) for k in keys}
-            lines.append(f"row {i}: {orjson.dumps(rows[i]).decode()}\n  differs: {diff}")
+            lines.append(f"row {i}: {json.dumps(rows[i])}\n  differs: {diff}")
     return f"{len(lines)} of {len(pairs)} rows differ\n" + "\n".join(lines[:5])
 
 
@@ -210,7 +210,7 @@ def test_writers_round_trip(tmp_path: Path, rows: list[dict[str, Any]]) -> None:
 
     write_jsonl(tmp_path / "s.jsonl", sample)
     lines = (tmp_path / "s.jsonl").read_bytes().splitlines()
-    assert [orjson.loads(line) for line in lines] == sample
+    assert [json.loads(line) for line in lines] == sample
 
     write_parquet(tmp_path / "s.parquet", sample)
     table = pq.read_table(tmp_path / "s.parquet")

@@ -8,11 +8,14 @@ The diff and the proofs are computed when the site is built, as `lextrace diff` 
 from __future__ import annotations
 
 import html
+import sys
+import tempfile
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 from lextrace.api import Statute, load_statute
+from lextrace.impact import impact, render_markdown
 from lextrace.dsl.values import dollars
 from lextrace.statute import AMENDMENTS
 from lextrace.verify.diff import Diff, WordOp, semantic_diff
@@ -25,13 +28,14 @@ from .proof_page import indent, report_sections, scenario_json
 
 @dataclass(frozen=True)
 class Amendment:
-    """One amendment draft: its folder name, encoding, diff against the bundled statute and
-    the report of its proofs."""
+    """One amendment draft: its folder name, encoding, diff against the bundled statute, the
+    report of its proofs and its impact over a sample population."""
 
     name: str
     statute: Statute
     diff: Diff
     report: Report
+    impact: str = ""
 
     @property
     def page(self) -> str:
@@ -42,17 +46,39 @@ class Amendment:
 def amendments(site: Site, folder: Path = AMENDMENTS) -> list[Amendment]:
     """Returns every amendment draft with its diff and proofs, sorted by folder name."""
     found = []
-    for encoding in sorted(folder.glob("*/*.lex")):
-        statute = load_statute(encoding)
-        found.append(
-            Amendment(
-                encoding.parent.name,
-                statute,
-                semantic_diff(site.ast, statute.ast),
-                run(statute.ast),
+    with tempfile.TemporaryDirectory() as folder_for_population:
+        population = sample_population(site, Path(folder_for_population))
+        for encoding in sorted(folder.glob("*/*.lex")):
+            statute = load_statute(encoding)
+            report = impact(site.statute, statute, str(population), "parquet", top=5)
+            page = render_markdown(report).split("\n", 1)[1]  # the page's own title goes
+            page = page.replace(str(population), f"a generated population of {SAMPLE:,}")
+            found.append(
+                Amendment(
+                    encoding.parent.name,
+                    statute,
+                    semantic_diff(site.ast, statute.ast),
+                    run(statute.ast),
+                    page.replace("\n## ", "\n### "),
+                )
             )
-        )
     return found
+
+
+SAMPLE = 10_000
+
+
+def sample_population(site: Site, folder: Path) -> Path:
+    """Writes the deterministic sample population of the benchmarks (every clause boundary
+    represented) as Parquet, for the impact sections."""
+    sys.path.insert(0, str(site.root))
+    try:
+        from benchmarks.population import population, write_parquet
+    finally:
+        sys.path.remove(str(site.root))
+    path = folder / "population.parquet"
+    write_parquet(path, population(SAMPLE, seed=2026))
+    return path
 
 
 def word_diff_html(ops: list[WordOp]) -> str:
@@ -133,6 +159,8 @@ def amendment_page(site: Site, amendment: Amendment) -> str:
                 f'??? example "Witness for `{result.name}`: {before} before, {after} after"\n\n'
                 + indent(scenario_json(result.witness))
             )
+    parts.append("## Impact over a population")
+    parts.append(amendment.impact)
     parts.append("## Proofs of the amended encoding")
     parts.extend(report_sections(amendment.statute, amendment.report, None, level="###"))
     return "\n\n".join(parts) + "\n"
