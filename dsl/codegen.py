@@ -21,12 +21,14 @@ import hashlib
 import re
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from math import gcd
 
 from . import ast
 from .values import Value
 
 FastFunction = Callable[[Mapping[str, Value]], tuple[Value, ...]]
 
+CENTS = 100  # money is computed in cents (a unit of the arithmetic, not of the statute)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _COMPARE = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
@@ -55,6 +57,67 @@ def _divide(numerator: Fraction | int, denominator: Fraction | int) -> Fraction 
             return numerator // denominator
         return Fraction(numerator, denominator)
     return _whole(Fraction(numerator) / denominator)
+
+
+def _times(value: Fraction | int, numerator: int, denominator: int) -> Fraction | int:
+    """Returns value * numerator / denominator exactly, an int when whole."""
+    if type(value) is int:
+        scaled = value * numerator
+        if scaled % denominator == 0:
+            return scaled // denominator
+        return Fraction(scaled, denominator)
+    return _whole(value * numerator / denominator)
+
+
+def _product(left: Fraction | int, right: Fraction | int) -> Fraction | int:
+    """Returns left * right, an int when whole."""
+    result = left * right
+    return result if type(result) is int else _whole(result)
+
+
+def _cents(amount: Fraction | int | None) -> Fraction | int | None:
+    """Returns an amount of money in cents: an int when it is a whole number of cents."""
+    if amount is None or type(amount) is int:
+        return None if amount is None else amount * CENTS
+    numerator, denominator = amount.numerator, amount.denominator
+    if denominator == 1:
+        return numerator * CENTS
+    whole, rest = divmod(numerator * CENTS, denominator)
+    return whole if rest == 0 else Fraction(numerator * CENTS, denominator)
+
+
+def _fraction_from_coprime(numerator: int, denominator: int) -> Fraction:
+    """Returns numerator/denominator (already in lowest terms, denominator > 0) without the
+    constructor's normalisation; checked against the constructor when this module loads."""
+    value = object.__new__(Fraction)
+    value._numerator = numerator  # type: ignore[attr-defined]
+    value._denominator = denominator  # type: ignore[attr-defined]
+    return value
+
+
+def _coprime_is_safe() -> bool:
+    try:
+        probe = _fraction_from_coprime(7, 4)
+        return (
+            probe == Fraction(7, 4)
+            and hash(probe) == hash(Fraction(7, 4))
+            and (probe * 4 == 7 and str(probe) == "7/4")
+        )
+    except (AttributeError, TypeError):
+        return False
+
+
+_COPRIME = _coprime_is_safe()
+
+
+def _dollars(cents: Fraction | int) -> Fraction:
+    """Returns an amount held in cents as an exact Fraction of dollars."""
+    if type(cents) is int:
+        if _COPRIME:
+            common = gcd(cents, CENTS)
+            return _fraction_from_coprime(cents // common, CENTS // common)
+        return Fraction(cents, CENTS)
+    return cents / CENTS
 
 
 def _missing() -> Value:
@@ -119,6 +182,8 @@ class Generator:
             value = expr.value
             if isinstance(value, bool):
                 return repr(value)
+            if expr.unit == "money":
+                value = value * CENTS
             if value.denominator == 1:
                 return repr(value.numerator)
             return self.constant(value)
@@ -140,24 +205,44 @@ class Generator:
                 return f"{expr.name}({args})"
             if expr.name == "floor":
                 (only,) = expr.args
+                if self.is_money(only):
+                    raise Unsupported("floor of an amount of money")
                 return f"(({self.expr(only, bound)}) // 1)"
             return self.need(self.key_of_call(expr, bound))
         if isinstance(expr, ast.BinOp):
             left, right = self.expr(expr.left, bound), self.expr(expr.right, bound)
+            # Money is held in cents: a product or quotient must keep one scale of cents.
+            if expr.op == "*" and self.is_money(expr.left) and self.is_money(expr.right):
+                raise Unsupported("money times money")
+            if expr.op == "/" and self.is_money(expr.right) and not self.is_money(expr.left):
+                raise Unsupported("a number divided by money")
             if expr.op == "/":
                 return f"_divide({left}, {right})"
             if expr.op == "*" and _is_one(expr.left):
                 return right
             if expr.op == "*" and _is_one(expr.right):
                 return left
+            if expr.op == "*":
+                for literal, other in ((expr.left, right), (expr.right, left)):
+                    factor = _scaled_fraction(literal)
+                    if factor is not None:
+                        return f"_times({other}, {factor.numerator}, {factor.denominator})"
+                return f"_product({left}, {right})"
             return f"({left} {expr.op} {right})"
         if isinstance(expr, ast.Compare):
             op = _COMPARE[expr.op]
             constant = _fraction_literal(expr.right)
-            if constant is not None:
-                # x >= p/q as x * q >= p: integer arithmetic when x is whole (q > 0).
-                left = self.expr(expr.left, bound)
-                return f"({left} * {constant.denominator} {op} {constant.numerator})"
+            money_literal = isinstance(expr.right, ast.Literal) and expr.right.unit == "money"
+            if constant is not None and money_literal:
+                constant = constant * CENTS
+            if constant is not None and constant.denominator != 1:
+                # x >= p/q as x.num * q >= p * x.den: integers only, for an int or a Fraction
+                # x alike (an int's numerator is itself, its denominator 1).
+                variable = self.temporary(self.expr(expr.left, bound))
+                return (
+                    f"({variable}.numerator * {constant.denominator} {op} "
+                    f"{constant.numerator} * {variable}.denominator)"
+                )
             left, right = self.expr(expr.left, bound), self.expr(expr.right, bound)
             return f"({left} {op} {right})"
         if isinstance(expr, ast.BoolOp):
@@ -186,6 +271,40 @@ class Generator:
             return "(" + " + ".join(terms or ["0"]) + ")"
         raise Unsupported(f"expression {expr!r}")
 
+    def temporary(self, source: str) -> str:
+        """Returns `source` when it is a plain name, else a local variable holding it (emitted
+        now, so computed before the expression it serves)."""
+        if _IDENTIFIER.fullmatch(source):
+            return source
+        name = f"t_{len(self.lines)}"
+        self.lines.append(f"{name} = {source}")
+        return name
+
+    def is_money(self, expr: ast.Expr) -> bool:
+        """True when an expression is an amount of money (held in cents)."""
+        statute = self.statute
+        if isinstance(expr, ast.Literal):
+            return expr.unit == "money"
+        if isinstance(expr, ast.Ref):
+            declared = statute.inputs.get(expr.name) or statute.definitions.get(expr.name)
+            return declared is not None and declared.type.kind == "money"
+        if isinstance(expr, ast.Call):
+            if expr.name in ("min", "max"):
+                return any(self.is_money(a) for a in expr.args)
+            definition = statute.definitions.get(expr.name)
+            return definition is not None and definition.type.kind == "money"
+        if isinstance(expr, ast.BinOp):
+            if expr.op in ("+", "-"):
+                return self.is_money(expr.left) or self.is_money(expr.right)
+            if expr.op == "*":
+                return self.is_money(expr.left) or self.is_money(expr.right)
+            return self.is_money(expr.left) and not self.is_money(expr.right)
+        if isinstance(expr, ast.Neg):
+            return self.is_money(expr.operand)
+        if isinstance(expr, ast.If):
+            return self.is_money(expr.then) or self.is_money(expr.otherwise)
+        return isinstance(expr, ast.BonusSum)
+
     # ---- definitions ---------------------------------------------------------------------
     def need(self, key: Key) -> str:
         """Returns the variable of a definition, emitting its computation on first need."""
@@ -205,8 +324,6 @@ class Generator:
     def rule(self, rule: ast.Rule, bound: Mapping[str, Value], variable: str) -> None:
         assert rule.expr is not None
         value = self.expr(rule.expr, bound)
-        if rule.type.is_numeric and _may_be_fractional(rule.expr):
-            value = f"_whole({value})"
         if rule.condition is not None:
             condition = self.expr(rule.condition, bound)
             value = f"({value} if {condition} else {_zero(rule.type)})"
@@ -230,8 +347,6 @@ class Generator:
         for index, case in enumerate(cases.cases):
             before = len(self.lines)
             value = self.expr(case.expr, bound)
-            if cases.type.is_numeric and _may_be_fractional(case.expr):
-                value = f"_whole({value})"
             prelude = self.lines[before:]
             del self.lines[before:]
             branches.append((conditions[index], prelude, value))
@@ -254,13 +369,18 @@ class Generator:
     # ---- the function --------------------------------------------------------------------
     def source(self) -> str:
         """Returns the module source defining `evaluate(inputs) -> tuple of results`."""
-        results = [self.need((name, ())) for name in self.statute.result_names]
+        results = []
+        for name in self.statute.result_names:
+            variable = self.need((name, ()))
+            kind = self.statute.definitions[name].type.kind
+            results.append(f"_dollars({variable})" if kind == "money" else variable)
         body = []
         for name in sorted(self.inputs_used):
             fetch = f"inputs[{name!r}]"
             kind = self.statute.inputs[name].type.kind
-            if kind in ("money", "number", "share"):
-                # Whole amounts as integers: integer arithmetic is exact and fast.
+            if kind == "money":
+                fetch = f"_cents({fetch})"  # whole cents: integer arithmetic, exact and fast
+            elif kind in ("number", "share"):
                 fetch = f"_whole({fetch})"
             body.append(f"    {_identifier('i_' + name)} = {fetch}")
         body += [f"    {line}" for line in self.lines]
@@ -295,29 +415,23 @@ def _zero(type_: ast.Type) -> str:
     return "False" if type_.kind == "bool" else "0"
 
 
-def _may_be_fractional(expr: ast.Expr) -> bool:
-    """True when an expression can make a whole value a `Fraction`: a product or quotient
-    (one factor may be a fraction), `floor`, or an amount that is not whole (50%, 1/3). Such
-    values are brought back to integers when whole, so the arithmetic after them stays on
-    integers."""
-    from .checker import walk
-
-    for node in walk(expr):
-        if isinstance(node, ast.BinOp) and node.op in ("*", "/"):
-            return True
-        if isinstance(node, ast.Call) and node.name == "floor":
-            return True
-        if _fraction_literal(node) is not None:
-            return True
-    return False
-
-
 def _fraction_literal(expr: ast.Expr) -> Fraction | None:
     """Returns the value of a literal amount that is not whole, else None."""
     literal = isinstance(expr, ast.Literal) and not isinstance(expr.value, bool)
     if literal and expr.value.denominator != 1:  # type: ignore[attr-defined, union-attr]
         return expr.value  # type: ignore[attr-defined, return-value]
     return None
+
+
+def _scaled_fraction(expr: ast.Expr) -> Fraction | None:
+    """Returns a literal's value in the arithmetic's units (cents for money) when it is not
+    whole, else None."""
+    value = _fraction_literal(expr)
+    if value is None:
+        return None
+    assert isinstance(expr, ast.Literal)
+    scaled = value * CENTS if expr.unit == "money" else value
+    return scaled if scaled.denominator != 1 else None
 
 
 def _is_one(expr: ast.Expr) -> bool:
@@ -366,6 +480,10 @@ def fast_function(statute: ast.Statute, readings: Mapping[str, str]) -> FastFunc
             "_whole": _whole,
             "_divide": _divide,
             "_missing": _missing,
+            "_cents": _cents,
+            "_times": _times,
+            "_product": _product,
+            "_dollars": _dollars,
             **generator.constants,
         }
         digest = hashlib.sha256(source.encode()).hexdigest()[:12]

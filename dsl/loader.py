@@ -10,10 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import ast, cache
-from .checker import check_statute
 from .errors import Diagnostic, EncodingError
-from .fidelity import check_fidelity
-from .parser import parse_encoding
 
 
 @dataclass
@@ -58,6 +55,12 @@ def analyse(path: str | Path, official: str | Path | None = None) -> Analysis:
     The official text is the file named by the encoding's `official` header (relative to the
     encoding) unless `official` is given. Raises EncodingError only when the file cannot be read.
     """
+    # Imported here: a statute read back from the parse cache needs neither the parser (and
+    # Lark) nor the checks.
+    from .checker import check_statute
+    from .fidelity import check_fidelity
+    from .parser import parse_encoding
+
     path = Path(path)
     source = read_source(path)
     try:

@@ -96,7 +96,7 @@ class Statute:
         self._rational_results = [
             name
             for name in statute.result_names
-            if statute.definitions[name].type.kind in ("money", "number", "share")
+            if statute.definitions[name].type.kind in ("number", "share")
         ]
 
     def _selection(self, selected: dict[str, str]) -> tuple[FastFunction | None, dict[str, str]]:
@@ -173,7 +173,7 @@ class Statute:
             else:
                 values = dict(zip(self.ast.result_names, found, strict=True))
                 for name in self._rational_results:
-                    # The same types as the reference evaluator: amounts are Fractions.
+                    # The same types as the reference evaluator (money comes back a Fraction).
                     values[name] = Fraction(values[name])
                 return Result(self.ast, values, used, inputs, None)
         evaluation: Evaluation = evaluate(self.program, inputs, selected, tracing=trace)

@@ -105,3 +105,31 @@ def test_the_cache_keeps_only_the_most_recent_entries(
             write_variant(folder, encoding_source, "# N.J.S.A.", "#" + " " * n + " N.J.S.A.")
         )
     assert len(list(cache_folder.glob("*.ast"))) == 2
+
+
+def test_evaluate_starts_without_the_heavy_libraries(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from lextrace.cli import main\n"
+        "code = main(['evaluate', sys.argv[1]])\n"
+        "heavy = ('z3', 'hypothesis', 'mkdocs', 'numpy', 'pyarrow', 'lark')\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)))\n"
+    )
+    env = dict(os.environ, LEXTRACE_CACHE_DIR=str(tmp_path))
+    example = str(EXAMPLES / "distressed-manufacturer.json")
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-c", script, example],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        ).stdout.splitlines()[-1]
+        for _ in range(2)
+    ]
+    assert outputs[0] == "['lark']"  # the first run parses the encoding
+    assert outputs[1] == "[]"  # the second reads the parse cache: nothing heavy at all
