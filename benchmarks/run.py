@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -38,15 +37,19 @@ def best_of(repeat: int, function: Callable[[], object]) -> float:
 
 
 def run_command(arguments: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
-    """Returns the wall time of a command and its peak memory (KiB), failing loudly."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Returns the wall time of a command and its own peak memory (KiB), failing loudly."""
     started = time.perf_counter()
-    completed = subprocess.run(arguments, capture_output=True, env=env, check=False)
+    process = subprocess.Popen(
+        arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
+    )
+    assert process.stderr is not None
+    errors = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - started
-    if completed.returncode != 0:
-        raise SystemExit(f"failed: {' '.join(arguments)}\n{completed.stderr.decode()[-2000:]}")
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return elapsed, max(peak, before)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(arguments)}\n{errors.decode()[-2000:]}")
+    return elapsed, usage.ru_maxrss
 
 
 def population_file(rows: int, kind: str) -> Path:

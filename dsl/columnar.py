@@ -63,15 +63,23 @@ class Den:
         """True when both are the same constant times the same columns."""
         if self.const != other.const or len(self.factors) != len(other.factors):
             return False
-        remaining = list(other.factors)
-        for factor in self.factors:
-            for index, theirs in enumerate(remaining):
-                if theirs is factor:
-                    del remaining[index]
-                    break
-            else:
-                return False
-        return True
+        _, unmatched = _match(other.factors, self.factors)
+        return not unmatched
+
+
+def _match(pool: tuple[Array, ...], wanted: tuple[Array, ...]) -> tuple[list[Array], list[Array]]:
+    """Takes each wanted column out of the pool (by identity, once each); returns what is left
+    of the pool and the wanted columns it did not hold."""
+    left = list(pool)
+    unmatched = []
+    for factor in wanted:
+        for index, candidate in enumerate(left):
+            if candidate is factor:
+                del left[index]
+                break
+        else:
+            unmatched.append(factor)
+    return left, unmatched
 
 
 @dataclass
@@ -168,27 +176,14 @@ class Chunk:
     # ---- common denominators ----------------------------------------------------------------
     def common(self, a: Den, b: Den) -> Den:
         """Returns the least common denominator of two (factors matched by identity)."""
-        factors = list(a.factors)
-        remaining = list(a.factors)
-        for factor in b.factors:
-            for index, mine in enumerate(remaining):
-                if mine is factor:
-                    del remaining[index]
-                    break
-            else:
-                factors.append(factor)
-        return Den(math.lcm(a.const, b.const), tuple(factors))
+        _, extra = _match(a.factors, b.factors)
+        return Den(math.lcm(a.const, b.const), (*a.factors, *extra))
 
     def to_den(self, x: Num, target: Den) -> tuple[Array | int, Mask]:
         """Returns x's remainder over the (larger) denominator `target`."""
         if x.den.same(target):
             return x.r, False
-        extra = list(target.factors)
-        for factor in x.den.factors:
-            for index, theirs in enumerate(extra):
-                if theirs is factor:
-                    del extra[index]
-                    break
+        extra, _ = _match(target.factors, x.den.factors)
         multiplier, bad = self.den_value(Den(target.const // x.den.const, tuple(extra)))
         r, over = self.product(x.r, multiplier)
         return r, _or(bad, over)
@@ -270,15 +265,7 @@ class Chunk:
         na, bad_a = self.numerator(a)
         nb, bad_b = self.numerator(b)
         # (na / da) / (nb / db) = na * db / (da * nb), common factors of da and db cancelled.
-        da_factors = list(a.den.factors)
-        db_factors: list[Array] = []
-        for factor in b.den.factors:
-            for index, mine in enumerate(da_factors):
-                if mine is factor:
-                    del da_factors[index]
-                    break
-            else:
-                db_factors.append(factor)
+        da_factors, db_factors = _match(a.den.factors, b.den.factors)
         shared = math.gcd(a.den.const, b.den.const)
         db_value, bad_db = self.den_value(Den(b.den.const // shared, tuple(db_factors)))
         numerator, over = self.product(na, db_value)

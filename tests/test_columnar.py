@@ -13,6 +13,13 @@ from lextrace.dsl import columnar
 from lextrace.verify.strategies import readings, scenarios
 
 STATUTE = load_statute()
+BASE = {
+    "new_jobs": 10,
+    "project_median_salary": "60000",
+    "county_median_salary": "70000",
+    "lowest_full_time_hourly_wage": "20",
+    "state_minimum_wage": "15",
+}
 
 
 def run_columns(rows: list[dict], chosen: dict[str, str]) -> tuple[dict, np.ndarray, list]:
@@ -61,13 +68,7 @@ def test_money_is_rounded_half_up_to_the_cent_like_the_scalar_path() -> None:
 
 
 def test_rows_that_could_overflow_are_deferred_not_guessed() -> None:
-    base = {
-        "new_jobs": 10,
-        "project_median_salary": "60000",
-        "county_median_salary": "70000",
-        "lowest_full_time_hourly_wage": "20",
-        "state_minimum_wage": "15",
-    }
+    base = dict(BASE)
     huge = dict(base, new_jobs=10**17, project_median_salary="1" + "0" * 15)
     state, deferred, expected = run_columns([base, huge], {})
     assert list(deferred) == [False, True]
@@ -76,13 +77,7 @@ def test_rows_that_could_overflow_are_deferred_not_guessed() -> None:
 
 
 def test_a_missing_optional_input_defers_only_where_it_is_used() -> None:
-    base = {
-        "new_jobs": 10,
-        "project_median_salary": "60000",
-        "county_median_salary": "70000",
-        "lowest_full_time_hourly_wage": "20",
-        "state_minimum_wage": "15",
-    }
+    base = dict(BASE)
     limited = dict(base, board_approved_annual_limit="1000")
     state, deferred, expected = run_columns([base, limited], {})
     assert not deferred.any()
