@@ -101,6 +101,13 @@ def main() -> None:
     arguments = parser.parse_args()
     sizes = [1_000, 100_000] if arguments.quick else [1_000, 100_000, 1_000_000]
 
+    import compileall
+
+    # An installed package is byte-compiled by pip; an editable checkout run with
+    # PYTHONDONTWRITEBYTECODE would otherwise compile every module at every start.
+    for package in ("dsl", "lextrace", "verify", "statute"):
+        compileall.compile_dir(str(HERE.parent / package), quiet=1)
+
     from lextrace import load_statute
     from lextrace.dsl import loader
     from lextrace.statute import BUNDLED

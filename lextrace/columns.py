@@ -12,6 +12,7 @@ and the same message.
 from __future__ import annotations
 
 import decimal
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -47,6 +48,11 @@ class Prepared:
 
 
 # ---- Arrow arrays to input columns --------------------------------------------------------------
+def _filled(array: pa.Array, value: object) -> pa.Array:
+    """Returns the array with nulls replaced by `value` (itself when it has none)."""
+    return array if array.null_count == 0 else array.fill_null(value)
+
+
 def _missing(array: pa.Array) -> Array:
     if array.null_count == 0:
         return np.zeros(len(array), dtype=bool)
@@ -82,54 +88,47 @@ def _decimal_units(array: pa.Array, scale: int) -> tuple[Num, Array]:
 
 def _exact_texts(array: pa.Array, scale: int) -> tuple[Num, Array]:
     """Returns exact numbers written as text (each distinct text parsed once), and the rows
-    that cannot be read as numbers (handed to the scalar path)."""
+    whose text is not a plain decimal or fraction: those go to the scalar path, which reads
+    every form the scenario format admits and refuses the rest by name."""
     encoded = pc.dictionary_encode(array)
     distinct = encoded.dictionary.to_pylist()
     numerators = np.zeros(len(distinct) + 1, dtype=np.int64)
     denominators = np.ones(len(distinct) + 1, dtype=np.int64)
     unreadable = np.zeros(len(distinct) + 1, dtype=bool)
     for index, text in enumerate(distinct):
-        exact = _exact(text)
-        based = exact * scale if exact is not None else None
-        if based is None or abs(based.numerator) >= 2**62 or based.denominator >= 2**62:
+        parts = _plain_number(text)
+        if parts is None or abs(parts[0] * scale) >= 2**62 or parts[1] >= 2**62:
             unreadable[index] = True
             continue
-        numerators[index] = based.numerator
-        denominators[index] = based.denominator
-    indices = encoded.indices.fill_null(len(distinct)).to_numpy(zero_copy_only=False)
+        numerators[index] = parts[0] * scale
+        denominators[index] = parts[1]
+    indices = _filled(encoded.indices, len(distinct)).to_numpy(zero_copy_only=False)
     bad = unreadable[indices]
     if (denominators == 1).all():
         return Num(numerators[indices], 0, Den(), scale), bad
     den = denominators[indices]
     q, r = np.divmod(numerators[indices], den)
+    if not r.any():
+        return Num(q, 0, Den(), scale), bad
     return Num(q, r, Den(1, (den,)), scale), bad
 
 
-def _exact(value: object) -> Fraction | None:
-    """Returns the exact value of a number written as text, Decimal or int; None otherwise."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, str):
-        top, slash, bottom = value.partition("/")
-        if slash and top.isdigit() and bottom.isdigit() and len(top) + len(bottom) < 36:
-            return Fraction(int(top), int(bottom)) if int(bottom) else None
-        if value.isdigit() and len(value) < 36:
-            return Fraction(int(value))
-    try:
-        number = (
-            decimal.Decimal(str(value).strip()) if not isinstance(value, decimal.Decimal) else value
-        )
-    except decimal.InvalidOperation:
-        text = str(value).strip()
-        top, slash, bottom = text.partition("/")
-        if slash and top.strip().isdigit() and bottom.strip().isdigit() and int(bottom) != 0:
-            return Fraction(int(top), int(bottom))
-        return None
-    if not number.is_finite() or abs(number.adjusted()) > _MAX_EXPONENT:
-        return None
-    return Fraction(number)
+_PLAIN_DECIMAL = re.compile(r"(-?)([0-9]{1,30})(?:\.([0-9]{1,30}))?")
+_PLAIN_FRACTION = re.compile(r"([0-9]{1,30})/([0-9]{1,30})")
+
+
+def _plain_number(text: str) -> tuple[int, int] | None:
+    """Returns (numerator, denominator > 0) of `12`, `-12.50` or `1/3` (ASCII digits only);
+    None for any other text."""
+    match = _PLAIN_DECIMAL.fullmatch(text)
+    if match:
+        sign, whole, fraction = match.groups()
+        digits = int(whole + (fraction or ""))
+        return (-digits if sign else digits), 10 ** len(fraction or "")
+    match = _PLAIN_FRACTION.fullmatch(text)
+    if match and int(match.group(2)) > 0:
+        return int(match.group(1)), int(match.group(2))
+    return None
 
 
 def input_columns(
@@ -220,10 +219,10 @@ def _column(declared: ast.Input, engine: Engine, array: pa.Array, name: str) -> 
     arrow = array.type
     if kind == "bool":
         if pa.types.is_boolean(arrow):
-            values = np.asarray(array.fill_null(False).to_numpy(zero_copy_only=False), dtype=bool)
+            values = np.asarray(_filled(array, False).to_numpy(zero_copy_only=False), dtype=bool)
             return Flag(values), no_rows
         if pa.types.is_string(arrow) or pa.types.is_large_string(arrow):
-            lowered = pc.utf8_lower(array.fill_null("false"))
+            lowered = pc.utf8_lower(_filled(array, "false"))
             truth = np.asarray(pc.equal(lowered, "true").to_numpy(zero_copy_only=False))
             falsity = np.asarray(pc.equal(lowered, "false").to_numpy(zero_copy_only=False))
             return Flag(truth), ~(truth | falsity)
@@ -231,7 +230,7 @@ def _column(declared: ast.Input, engine: Engine, array: pa.Array, name: str) -> 
     if kind == "enum":
         if not (pa.types.is_string(arrow) or pa.types.is_large_string(arrow)):
             return Code(np.zeros(size, dtype=np.int16)), ~_missing(array)
-        encoded = pc.dictionary_encode(array.fill_null(""))
+        encoded = pc.dictionary_encode(_filled(array, ""))
         dictionary = encoded.dictionary.to_pylist()
         members = set(declared.type.members)
         lookup = np.array(
@@ -247,7 +246,7 @@ def _column(declared: ast.Input, engine: Engine, array: pa.Array, name: str) -> 
     scale = _scale(declared)
     if kind == "count":
         if pa.types.is_integer(arrow):
-            values = array.fill_null(0).cast(pa.int64()).to_numpy(zero_copy_only=False)
+            values = _filled(array, 0).cast(pa.int64()).to_numpy(zero_copy_only=False)
             return Num(np.asarray(values, dtype=np.int64), 0, Den(), 1), no_rows
         if pa.types.is_string(arrow) or pa.types.is_large_string(arrow):
             number, bad = _exact_texts(array, 1)
@@ -255,9 +254,9 @@ def _column(declared: ast.Input, engine: Engine, array: pa.Array, name: str) -> 
             return Num(number.q, 0, Den(), 1), bad | fractional
         return Num(np.zeros(size, dtype=np.int64), 0, Den(), 1), ~_missing(array)
     if pa.types.is_decimal(arrow):
-        return _decimal_units(array.fill_null(0), scale)
+        return _decimal_units(_filled(array, 0), scale)
     if pa.types.is_integer(arrow):
-        values = np.asarray(array.fill_null(0).cast(pa.int64()).to_numpy(zero_copy_only=False))
+        values = np.asarray(_filled(array, 0).cast(pa.int64()).to_numpy(zero_copy_only=False))
         with np.errstate(over="ignore"):
             too_large = np.abs(values.astype(np.float64)) * scale >= 2.0**62
         return Num(np.where(too_large, 0, values) * scale, 0, Den(), scale), too_large
