@@ -17,6 +17,7 @@ from typing import IO, Any
 import click
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .api import Statute
 from .columns import decimal_cents, json_lines
@@ -184,16 +185,21 @@ def _arrow_results(statute: Statute, chunk: Chunk) -> pa.Table:
             )
             arrays[name] = decimal_cents(cents, failed)
         elif kind == "enum":
-            arrays[name] = pa.array(
-                [None if f else str(v) for v, f in zip(column, failed, strict=True)],
-                type=pa.string(),
+            names = pa.array(np.asarray(column, dtype=object).tolist(), type=pa.string())
+            arrays[name] = (
+                pc.if_else(pa.array(failed), pa.scalar(None, pa.string()), names)
+                if (chunk.errors)
+                else names
             )
         else:
             arrays[name] = pa.array([None if f else v for v, f in zip(column, failed, strict=True)])
-    arrays["error"] = pa.array(
-        [_message(chunk.errors[row]) if row in chunk.errors else None for row in range(chunk.size)],
-        type=pa.string(),
-    )
+    if chunk.errors:
+        messages = [None] * chunk.size
+        for row, error in chunk.errors.items():
+            messages[row] = _message(error)
+        arrays["error"] = pa.array(messages, type=pa.string())
+    else:
+        arrays["error"] = pa.nulls(chunk.size, pa.string())
     return pa.table(arrays)
 
 

@@ -345,7 +345,8 @@ def arrow_chunks(
     if table_format == "parquet":
         import pyarrow.parquet as pq
 
-        yield from pq.ParquetFile(path).iter_batches(batch_size=size)
+        # One thread per batch reads faster here than Arrow's pool on small batches.
+        yield from pq.ParquetFile(path).iter_batches(batch_size=size, use_threads=False)
         return
     import pyarrow.csv as pcsv
 
