@@ -84,7 +84,13 @@ def analyse(path: str | Path, official: str | Path | None = None) -> Analysis:
         official_text = official_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         diagnostics.append(
-            Diagnostic(str(path), 1, 1, f"cannot read the official text {official_path}: {error}")
+            Diagnostic(
+                str(path),
+                1,
+                1,
+                f"cannot read the official text {official_path}: "
+                f"{getattr(error, 'strerror', None) or error}",
+            )
         )
         return Analysis(str(path), source, statute, diagnostics, str(official_path))
     diagnostics += check_fidelity(statute, official_text, str(official_path))

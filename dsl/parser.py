@@ -72,6 +72,14 @@ def _syntax_diagnostic(error: UnexpectedInput, path: str, source: str) -> Diagno
     if isinstance(error, UnexpectedCharacters):
         char = source[error.pos_in_stream] if error.pos_in_stream < len(source) else "end of file"
         message = f"unexpected character {char!r}"
+        if char == '"' and '"' not in source[error.pos_in_stream + 1 :]:
+            return Diagnostic(
+                path,
+                line,
+                column,
+                "a quoted text that is never closed",
+                hint='end the statute\'s words with a closing "',
+            )
         allowed = error.allowed or set()
         detail = f"expected {_expected_words(allowed)}" if allowed else None
         return Diagnostic(path, line, column, message, detail=detail)
