@@ -30,19 +30,11 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from benchmarks.baseline_scalar import MONEY_RESULTS as MONEY_RESULTS
+
 I64 = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 
-MONEY_RESULTS: tuple[str, ...] = (
-    "per_job_new",
-    "per_job_new_labor_harmony",
-    "per_job_retained",
-    "per_job_retained_labor_harmony",
-    "annual_total_before_limit",
-    "annual_credit",
-    "eligibility_period_total",
-)
-"""The money results, in the order of the scenario format's result table."""
 
 TIER_NAMES: tuple[str, ...] = ("", "b1", "b2", "b3", "b4", "b5")
 """`TIER_NAMES[code]` is the area tier a code in the `area_tier` column stands for."""
