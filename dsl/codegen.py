@@ -66,7 +66,7 @@ def _times(value: Fraction | int, numerator: int, denominator: int) -> Fraction 
         if scaled % denominator == 0:
             return scaled // denominator
         return Fraction(scaled, denominator)
-    return _whole(value * numerator / denominator)
+    return _whole(Fraction(value.numerator * numerator, value.denominator * denominator))
 
 
 def _product(left: Fraction | int, right: Fraction | int) -> Fraction | int:
@@ -217,6 +217,10 @@ class Generator:
             if expr.op == "/" and self.is_money(expr.right) and not self.is_money(expr.left):
                 raise Unsupported("a number divided by money")
             if expr.op == "/":
+                factor = _scaled_fraction(expr.right) or _whole_literal(expr.right)
+                if factor is not None and factor > 0:
+                    # x / (p/q) is x * q/p: exact, and no Fraction when x * q divides by p.
+                    return f"_times({left}, {factor.denominator}, {factor.numerator})"
                 return f"_divide({left}, {right})"
             if expr.op == "*" and _is_one(expr.left):
                 return right
@@ -227,6 +231,8 @@ class Generator:
                     factor = _scaled_fraction(literal)
                     if factor is not None:
                         return f"_times({other}, {factor.numerator}, {factor.denominator})"
+                if _whole_literal(expr.left) is not None or _whole_literal(expr.right) is not None:
+                    return f"({left} * {right})"  # an integer times a whole stays an integer
                 return f"_product({left}, {right})"
             return f"({left} {expr.op} {right})"
         if isinstance(expr, ast.Compare):
@@ -432,6 +438,14 @@ def _scaled_fraction(expr: ast.Expr) -> Fraction | None:
     assert isinstance(expr, ast.Literal)
     scaled = value * CENTS if expr.unit == "money" else value
     return scaled if scaled.denominator != 1 else None
+
+
+def _whole_literal(expr: ast.Expr) -> Fraction | None:
+    """Returns a literal's value in the arithmetic's units when it is whole, else None."""
+    if not isinstance(expr, ast.Literal) or isinstance(expr.value, bool):
+        return None
+    scaled = expr.value * CENTS if expr.unit == "money" else expr.value
+    return Fraction(scaled) if scaled.denominator == 1 else None
 
 
 def _is_one(expr: ast.Expr) -> bool:
