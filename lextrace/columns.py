@@ -1,12 +1,12 @@
 """Tables of scenarios in and out of the columnar evaluator: Arrow tables (Parquet, CSV) and JSON
 Lines, read exactly, checked against the declared inputs, and the results written back.
 
-Reading never goes through a binary float: decimals are taken from their Arrow unscaled integers,
-text is parsed exactly, JSON numbers arrive as `Decimal`. A column of binary floats for an amount
-is refused. A row that the columnar path cannot take as it is (a value of the wrong type, a bound
-broken, a field missing, an unknown field in a JSON line) is handed to the scalar path, which
-validates it field by field and reports exactly what is wrong, so both paths give the same answer
-and the same message.
+Reading never goes through a binary float: decimals are taken from their Arrow unscaled integers
+(JSON numbers reach Arrow as decimals read from their text), plain decimal and fraction text is
+parsed as integers, and a column of binary floats for an amount is refused. A row that the
+columnar path cannot take as it is (a value of the wrong type, a bound broken, a field missing,
+an unknown field in a JSON line) is handed to the scalar path, which validates it field by field
+and reports exactly what is wrong, so both paths give the same answer and the same message.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 import decimal
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -29,22 +28,10 @@ from .dsl.trace import json_value
 from .dsl.values import Value
 
 _MONEY_SCALE = 100
-_DECIMAL_PLACES = 6
-_MAX_EXPONENT = 30
 
 
 class TableError(ValueError):
     """A table that cannot be read at all (an unknown column, a float amount column)."""
-
-
-@dataclass
-class Prepared:
-    """One chunk of scenarios as input columns, and the rows the scalar path must take."""
-
-    size: int
-    columns: dict[str, Col]
-    slow: Array
-    rows: Any = field(default=None, repr=False)  # the source of each row, for the scalar path
 
 
 # ---- Arrow arrays to input columns --------------------------------------------------------------
