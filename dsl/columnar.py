@@ -299,15 +299,16 @@ class Chunk:
             return Flag(_COMPARE[op](a.q, b.q), bad)
         if isinstance(a, Num) and isinstance(b, Num):
             _, ra, rb, over = self.aligned(a, b)
-            less = (a.q < b.q) | ((a.q == b.q) & (ra < rb))
-            equal = (a.q == b.q) & (ra == rb)
+            # np.asarray: with constant columns these are Python bools, where ~ is not "not".
+            less = np.asarray((a.q < b.q) | ((a.q == b.q) & (ra < rb)))
+            equal = np.asarray((a.q == b.q) & (ra == rb))
             result = {
                 "=": equal,
-                "!=": ~equal,
+                "!=": np.logical_not(equal),
                 "<": less,
                 "<=": less | equal,
-                ">": ~(less | equal),
-                ">=": ~less,
+                ">": np.logical_not(less | equal),
+                ">=": np.logical_not(less),
             }[op]
             return Flag(result, _or(bad, over))
         left, right = a.value, b.value  # type: ignore[union-attr]
@@ -431,7 +432,8 @@ class Engine:
                 return Flag(a.value & b.value, _or(a.bad, _branch_bad(a.value, b.bad, False)))
             if expr.op == "or":
                 return Flag(a.value | b.value, _or(a.bad, _branch_bad(a.value, False, b.bad)))
-            return Flag(~a.value | b.value, _or(a.bad, _branch_bad(a.value, b.bad, False)))
+            implied = np.logical_or(np.logical_not(a.value), b.value)
+            return Flag(implied, _or(a.bad, _branch_bad(a.value, b.bad, False)))
         if isinstance(expr, ast.Not):
             operand = self.expr(chunk, expr.operand, bound, 1)
             assert isinstance(operand, Flag)

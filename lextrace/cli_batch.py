@@ -11,6 +11,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any
 
@@ -178,12 +179,16 @@ def _arrow_results(statute: Statute, chunk: Chunk) -> pa.Table:
         kind = statute.ast.definitions[name].type.kind
         column = chunk.values[name]
         if kind == "money":
-            cents = (
-                np.array([0 if v is None else v for v in column], dtype=np.int64)
-                if (chunk.errors or column.dtype == object)
-                else np.asarray(column, dtype=np.int64)
-            )
-            arrays[name] = decimal_cents(cents, failed)
+            try:
+                cents = (
+                    np.array([0 if v is None else v for v in column], dtype=np.int64)
+                    if (chunk.errors or column.dtype == object)
+                    else np.asarray(column, dtype=np.int64)
+                )
+                arrays[name] = decimal_cents(cents, failed)
+            except OverflowError:  # beyond int64: through exact Decimals, as far as 38 digits
+                values = [None if v is None else Decimal(int(v)).scaleb(-2) for v in column]
+                arrays[name] = pa.array(values, type=pa.decimal128(38, 2))
         elif kind == "enum":
             names = pa.array(np.asarray(column, dtype=object).tolist(), type=pa.string())
             arrays[name] = (

@@ -40,6 +40,18 @@ def _filled(array: pa.Array, value: object) -> pa.Array:
     return array if array.null_count == 0 else array.fill_null(value)
 
 
+def _int64(array: pa.Array) -> tuple[Array, Array]:
+    """Returns an integer column as int64 and the rows beyond its range (set to 0 here; the
+    scalar path reads them)."""
+    if array.type == pa.uint64():
+        limit = pa.scalar(2**62, pa.uint64())
+        too_large = np.asarray(pc.greater(array, limit).to_numpy(zero_copy_only=False), bool)
+        array = pc.if_else(pa.array(too_large), pa.scalar(0, pa.uint64()), array)
+        return np.asarray(array.cast(pa.int64()).to_numpy(zero_copy_only=False)), too_large
+    values = array.cast(pa.int64()).to_numpy(zero_copy_only=False)
+    return np.asarray(values, dtype=np.int64), np.zeros(len(array), dtype=bool)
+
+
 def _missing(array: pa.Array) -> Array:
     if array.null_count == 0:
         return np.zeros(len(array), dtype=bool)
@@ -203,6 +215,8 @@ def _column(declared: ast.Input, engine: Engine, array: pa.Array, name: str) -> 
     kind = declared.type.kind
     size = len(array)
     no_rows = np.zeros(size, dtype=bool)
+    if pa.types.is_dictionary(array.type):
+        array = array.dictionary_decode()
     arrow = array.type
     if kind == "bool":
         if pa.types.is_boolean(arrow):
@@ -233,19 +247,22 @@ def _column(declared: ast.Input, engine: Engine, array: pa.Array, name: str) -> 
     scale = _scale(declared)
     if kind == "count":
         if pa.types.is_integer(arrow):
-            values = _filled(array, 0).cast(pa.int64()).to_numpy(zero_copy_only=False)
-            return Num(np.asarray(values, dtype=np.int64), 0, Den(), 1), no_rows
+            values, too_large = _int64(_filled(array, 0))
+            return Num(values, 0, Den(), 1), too_large
         if pa.types.is_string(arrow) or pa.types.is_large_string(arrow):
             number, bad = _exact_texts(array, 1)
-            fractional = ~number.den.whole and np.asarray(number.r) != 0
+            fractional = np.asarray(number.r) != 0
             return Num(number.q, 0, Den(), 1), bad | fractional
         return Num(np.zeros(size, dtype=np.int64), 0, Den(), 1), ~_missing(array)
     if pa.types.is_decimal(arrow):
-        return _decimal_units(_filled(array, 0), scale)
+        try:
+            return _decimal_units(_filled(array, 0), scale)
+        except pa.ArrowInvalid:  # a decimal256 beyond decimal128: the scalar path reads it
+            return Num(np.zeros(size, dtype=np.int64), 0, Den(), scale), ~_missing(array)
     if pa.types.is_integer(arrow):
-        values = np.asarray(_filled(array, 0).cast(pa.int64()).to_numpy(zero_copy_only=False))
+        values, too_large = _int64(_filled(array, 0))
         with np.errstate(over="ignore"):
-            too_large = np.abs(values.astype(np.float64)) * scale >= 2.0**62
+            too_large |= np.abs(values.astype(np.float64)) * scale >= 2.0**62
         return Num(np.where(too_large, 0, values) * scale, 0, Den(), scale), too_large
     if pa.types.is_string(arrow) or pa.types.is_large_string(arrow):
         return _exact_texts(array, scale)
@@ -331,7 +348,10 @@ def json_lines(
         separator = ", " if index else ""
         key = json.dumps(name)
         if kind == "money":
-            cells = decimal_cents(np.asarray(column, dtype=np.int64)).cast(pa.string())
+            try:
+                cells = decimal_cents(np.asarray(column, dtype=np.int64)).cast(pa.string())
+            except OverflowError:  # a row the scalar path computed beyond int64
+                cells = pa.array([_cent_text(int(v)) for v in column], type=pa.string())
             parts += [f'{separator}{key}: "', cells, '"']
         elif kind == "enum":
             names = pa.array(np.asarray(column, dtype=object).tolist(), type=pa.string())
@@ -351,6 +371,13 @@ def json_lines(
     if not any(isinstance(part, pa.Array) for part in parts):
         return pa.array(["".join(parts)] * size, type=pa.string())
     return pc.binary_join_element_wise(*parts, "")
+
+
+def _cent_text(cents_value: int) -> str:
+    """Returns cents as a decimal string with two places, e.g. -150 -> '-1.50'."""
+    sign = "-" if cents_value < 0 else ""
+    whole, part = divmod(abs(cents_value), 100)
+    return f"{sign}{whole}.{part:02d}"
 
 
 def decimal_cents(cents_column: Array, nulls: Array | None = None) -> pa.Array:

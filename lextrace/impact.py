@@ -181,11 +181,14 @@ def _chunks(runners: list[Runner], population: str, table_format: str) -> Any:
 
 
 def _cents_column(values: Any) -> np.ndarray:
-    return (
-        np.array([0 if v is None else v for v in values], dtype=np.int64)
-        if (np.asarray(values).dtype == object)
-        else np.asarray(values, dtype=np.int64)
+    """Returns a result column in cents: int64, or Python integers when a row is beyond it."""
+    cells = (
+        [0 if v is None else v for v in values] if np.asarray(values).dtype == object else values
     )
+    try:
+        return np.asarray(cells, dtype=np.int64)
+    except OverflowError:
+        return np.array([int(v) for v in cells], dtype=object)
 
 
 def _account(
