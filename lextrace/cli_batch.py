@@ -76,6 +76,19 @@ def _where(chunk: Chunk, row: int, file: str) -> str:
 
 def _chunks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> Iterator[Chunk]:
     """Yields the evaluated chunks of the input file, in order."""
+    try:
+        yield from _in_order(runner, _tasks(runner, file, input_format, bad_input))
+    except TableError as error:
+        raise bad_input(f"{file}: {error}" if input_format != "jsonl" else str(error)) from None
+    except (OSError, pa.ArrowException) as error:
+        raise bad_input(f"{file}: cannot read as {input_format}: {error}") from None
+
+
+Task = tuple[pa.Table | pa.RecordBatch, int, Any, Any, list[int] | None]
+
+
+def _tasks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> Iterator[Task]:
+    """Yields each chunk to evaluate: (table, first row, row source, refused rows, lines)."""
     source = "<stdin>" if file == "-" else file
     if input_format == "jsonl":
         try:
@@ -83,15 +96,12 @@ def _chunks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> It
         except OSError as error:
             raise bad_input(f"{file}: cannot read: {error.strerror}") from None
         try:
-            reader = JsonLines(runner.statute.ast, handle, source)
             first = 0
-            for table, lines, rows, refused in reader.chunks():
-                chunk = runner.evaluate(table, first, rows, refused)
-                chunk.lines = lines
+            for table, lines, rows, refused in JsonLines(
+                runner.statute.ast, handle, source
+            ).chunks():
+                yield table, first, rows, refused, lines
                 first += table.num_rows
-                yield chunk
-        except TableError as error:
-            raise bad_input(str(error)) from None
         finally:
             if handle is not sys.stdin.buffer:
                 handle.close()
@@ -99,15 +109,33 @@ def _chunks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> It
     if file == "-":
         raise bad_input(f"{input_format} input must be a file, not standard input")
     first = 0
-    try:
-        for batch in arrow_chunks(file, input_format, runner.statute.ast):
-            text = runner.statute.ast if input_format == "csv" else None
-            yield runner.evaluate(batch, first, table_rows(batch, source, first, text))
-            first += batch.num_rows
-    except TableError as error:
-        raise bad_input(f"{file}: {error}") from None
-    except (OSError, pa.ArrowException) as error:
-        raise bad_input(f"{file}: cannot read as {input_format}: {error}") from None
+    text = runner.statute.ast if input_format == "csv" else None
+    for batch in arrow_chunks(file, input_format, runner.statute.ast):
+        yield batch, first, table_rows(batch, source, first, text), None, None
+        first += batch.num_rows
+
+
+def _in_order(runner: Runner, tasks: Iterator[Task], workers: int = 2) -> Iterator[Chunk]:
+    """Evaluates chunks on `workers` threads (numpy works without the interpreter's lock, so
+    two chunks run at once on two cores), yielding them in input order, with at most a few
+    chunks in memory at a time."""
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+
+    def evaluate(task: Task) -> Chunk:
+        table, first, rows, refused, lines = task
+        chunk = runner.evaluate(table, first, rows, refused)
+        chunk.lines = lines
+        return chunk
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        pending: deque[Any] = deque()
+        for task in tasks:
+            pending.append(pool.submit(evaluate, task))
+            if len(pending) > workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def _jsonl(statute: Statute, chunk: Chunk, readings: str) -> bytes | memoryview:
