@@ -233,6 +233,10 @@ class Generator:
                         return f"_times({other}, {factor.numerator}, {factor.denominator})"
                 if _whole_literal(expr.left) is not None or _whole_literal(expr.right) is not None:
                     return f"({left} * {right})"  # an integer times a whole stays an integer
+                if self.is_count(expr.left) or self.is_count(expr.right):
+                    # A count times an amount: whole amounts stay integers without a check,
+                    # and a fraction of a cent stays exact as a Fraction.
+                    return f"({left} * {right})"
                 return f"_product({left}, {right})"
             return f"({left} {expr.op} {right})"
         if isinstance(expr, ast.Compare):
@@ -285,6 +289,16 @@ class Generator:
         name = f"t_{len(self.lines)}"
         self.lines.append(f"{name} = {source}")
         return name
+
+    def is_count(self, expr: ast.Expr) -> bool:
+        """True for a whole-number count: a count input or rule, or arithmetic on counts."""
+        statute = self.statute
+        if isinstance(expr, ast.Ref):
+            declared = statute.inputs.get(expr.name) or statute.definitions.get(expr.name)
+            return declared is not None and declared.type.kind == "count"
+        if isinstance(expr, ast.BinOp) and expr.op in ("+", "-", "*"):
+            return self.is_count(expr.left) and self.is_count(expr.right)
+        return False
 
     def is_money(self, expr: ast.Expr) -> bool:
         """True when an expression is an amount of money (held in cents)."""
