@@ -78,7 +78,7 @@ def _syntax_diagnostic(error: UnexpectedInput, path: str, source: str) -> Diagno
                 line,
                 column,
                 "a quoted text that is never closed",
-                hint='end the statute\'s words with a closing "',
+                hint="end the statute's words with a closing \"",
             )
         allowed = error.allowed or set()
         detail = f"expected {_expected_words(allowed)}" if allowed else None
