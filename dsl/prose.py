@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 
 from . import ast
 from .checker import walk
 from .evaluator import INPUT, Evaluation, Key, Step
 from .trace import Trace, display
-from .values import Value
+from .values import Value, percent
 
 LinkFor = Callable[[ast.Clause], str]
 
@@ -193,6 +194,8 @@ class Narrator:
         """Returns the sentence for one step."""
         definition = step.definition
         shown_value = display(definition.type, step.value)
+        if _ratio(definition.type, step.value):
+            shown_value += f" ({percent(step.value)})"  # type: ignore[arg-type]
         title = step_title(step)
         applied = True
         if step.applied is False and step.condition is not None:
@@ -295,6 +298,14 @@ class Narrator:
                 for s in skipped
             )
         return "\n".join(lines)
+
+
+def _ratio(type_: ast.Type, value: Value) -> bool:
+    """True for a plain number strictly between -1 and 1 (a ratio such as a shortfall), which
+    reads better also as a percentage."""
+    if type_.kind != "number" or isinstance(value, bool) or not isinstance(value, int | Fraction):
+        return False
+    return value != 0 and -1 < value < 1
 
 
 def _names(expr: ast.Expr) -> list[str]:

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from lextrace import Statute, load_statute
 from lextrace.dsl.prose import Narrator
 from lextrace.dsl.trace import display
+from lextrace.dsl.values import percent
 from lextrace.verify.strategies import readings, scenarios
 
 STATUTE = load_statute()
@@ -22,10 +23,13 @@ def test_each_sentence_states_the_value_the_evaluator_computed(statute: Statute)
         narrator = Narrator(result.trace)
         for step in result.trace.steps:
             sentence = narrator.explain(step)
-            assert sentence.value == display(step.definition.type, step.value), step.label
+            shown = display(step.definition.type, step.value)
+            assert sentence.value.startswith(shown), step.label
+            if step.definition.type.kind == "number" and 0 < abs(step.value) < 1:
+                assert sentence.value == f"{shown} ({percent(step.value)})"  # a ratio, also in %
             if step.applied is not False and isinstance(step.value, bool | str) is False:
                 # a formula ends with its value, a stated amount names it
-                assert sentence.value in sentence.text, (path.name, step.label, sentence.text)
+                assert shown in sentence.text, (path.name, step.label, sentence.text)
 
 
 def test_the_cap_that_governs_is_named_with_its_clause(statute: Statute) -> None:
