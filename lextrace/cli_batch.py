@@ -76,8 +76,11 @@ def _where(chunk: Chunk, row: int, file: str) -> str:
 
 def _chunks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> Iterator[Chunk]:
     """Yields the evaluated chunks of the input file, in order."""
+    # JSON Lines are parsed in a thread of the reader's own: one more thread evaluating would
+    # only compete for the two cores.
+    workers = 1 if input_format == "jsonl" else 2
     try:
-        yield from _in_order(runner, _tasks(runner, file, input_format, bad_input))
+        yield from _in_order(runner, _tasks(runner, file, input_format, bad_input), workers)
     except TableError as error:
         raise bad_input(f"{file}: {error}" if input_format != "jsonl" else str(error)) from None
     except (OSError, pa.ArrowException) as error:
