@@ -72,6 +72,7 @@ class Table:
         print("-" * 95)
 
     def row(self, measure: str, ours: str, baseline: str = "", ratio: str = "") -> None:
+        """Prints one line of the table."""
         print(f"{measure:<52} {ours:>16} {baseline:>16} {ratio:>8}", flush=True)
 
 

@@ -342,6 +342,7 @@ class Generator:
         return variable
 
     def rule(self, rule: ast.Rule, bound: Mapping[str, Value], variable: str) -> None:
+        """Emits `variable = value`, or the zero of its type where its condition fails."""
         assert rule.expr is not None
         value = self.expr(rule.expr, bound)
         if rule.condition is not None:
@@ -350,6 +351,9 @@ class Generator:
         self.lines.append(f"{variable} = {value}")
 
     def cases(self, cases: ast.Cases, bound: Mapping[str, Value], variable: str) -> None:
+        """Emits a piecewise definition: its conditions, the exclusivity check of `exclusive`
+        cases (two that hold defer to the reference evaluator), then the first case that
+        holds, or `otherwise`."""
         conditions = []
         for index, case in enumerate(cases.cases):
             if case.condition is None:
