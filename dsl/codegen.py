@@ -18,6 +18,7 @@ words. So the fast path can only ever agree with the reference or defer to it.
 from __future__ import annotations
 
 import hashlib
+import operator
 import re
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -26,7 +27,7 @@ from math import gcd
 from . import ast
 from .values import Value
 
-FastFunction = Callable[[Mapping[str, Value]], tuple[Value, ...]]
+FastFunction = Callable[[Mapping[str, Value]], dict[str, Value]]
 
 CENTS = 100  # money is computed in cents (a unit of the arithmetic, not of the statute)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -362,7 +363,10 @@ class Generator:
             holds = f"{variable}_c{index}"
             self.lines.append(f"{holds} = {self.expr(case.condition, bound)}")
             conditions.append(holds)
-        if cases.order == "exclusive" and len(conditions) > 1:
+        exclusive_by_form = _exclusive_by_form(
+            [c.condition for c in cases.cases], self.statute, bound
+        )
+        if cases.order == "exclusive" and len(conditions) > 1 and not exclusive_by_form:
             self.lines.append(f"if ({' + '.join(conditions)}) > 1: raise Defer")
         fallback = "_missing()" if cases.otherwise is None else None
         # Each value expression is evaluated only in its own branch (it may divide by what its
@@ -392,23 +396,34 @@ class Generator:
 
     # ---- the function --------------------------------------------------------------------
     def source(self) -> str:
-        """Returns the module source defining `evaluate(inputs) -> tuple of results`."""
+        """Returns the module source defining `evaluate(inputs) -> {result: value}`."""
         results = []
         for name in self.statute.result_names:
             variable = self.need((name, ()))
             kind = self.statute.definitions[name].type.kind
-            results.append(f"_dollars({variable})" if kind == "money" else variable)
+            value = f"_dollars({variable})" if kind == "money" else variable
+            results.append(f"{_identifier(name)!r}: {value}")
+        names = sorted(self.inputs_used)
         body = []
-        for name in sorted(self.inputs_used):
-            fetch = f"inputs[{name!r}]"
+        if names:
+            # One C-level call fetches every input the rules use.
+            fetch = self.constant(operator.itemgetter(*names))
+            targets = ", ".join(_identifier("i_" + name) for name in names)
+            body.append(
+                f"    ({targets},) = {fetch}(inputs)"
+                if len(names) > 1
+                else f"    {targets} = {fetch}(inputs)"
+            )
+        for name in names:
             kind = self.statute.inputs[name].type.kind
+            variable = _identifier("i_" + name)
             if kind == "money":
-                fetch = f"_cents({fetch})"  # whole cents: integer arithmetic, exact and fast
+                # Whole cents: integer arithmetic, exact and fast.
+                body.append(f"    {variable} = _cents({variable})")
             elif kind in ("number", "share"):
-                fetch = f"_whole({fetch})"
-            body.append(f"    {_identifier('i_' + name)} = {fetch}")
+                body.append(f"    {variable} = _whole({variable})")
         body += [f"    {line}" for line in self.lines]
-        body.append(f"    return ({', '.join(results)},)")
+        body.append(f"    return {{{', '.join(results)}}}")
         return "def evaluate(inputs):\n" + "\n".join(body) + "\n"
 
 
@@ -445,6 +460,43 @@ def _fraction_literal(expr: ast.Expr) -> Fraction | None:
     if literal and expr.value.denominator != 1:  # type: ignore[attr-defined, union-attr]
         return expr.value  # type: ignore[attr-defined, return-value]
     return None
+
+
+def _exclusive_by_form(
+    conditions: list[ast.Expr | None], statute: ast.Statute, bound: Mapping[str, Value]
+) -> bool:
+    """True when no two conditions can hold at once by their form alone: `x = m1`, `x = m2`
+    ... on one name with distinct enum members, or a name and its negation."""
+    if any(c is None for c in conditions):
+        return False
+
+    def member(expr: ast.Expr) -> str | None:
+        named = isinstance(expr, ast.Ref) and expr.name not in bound
+        is_value = named and (expr.name in statute.inputs or expr.name in statute.definitions)
+        return expr.name if named and not is_value else None  # type: ignore[attr-defined]
+
+    if len(conditions) == 2:
+        first, second = conditions
+        for one, other in ((first, second), (second, first)):
+            if (
+                isinstance(one, ast.Not)
+                and isinstance(one.operand, ast.Ref)
+                and isinstance(other, ast.Ref)
+                and one.operand.name == other.name
+            ):
+                return True
+    names, members = set(), []
+    for condition in conditions:
+        if not (
+            isinstance(condition, ast.Compare)
+            and condition.op == "="
+            and isinstance(condition.left, ast.Ref)
+            and member(condition.right) is not None
+        ):
+            return False
+        names.add(condition.left.name)
+        members.append(member(condition.right))
+    return len(names) == 1 and len(set(members)) == len(members)
 
 
 def _scaled_fraction(expr: ast.Expr) -> Fraction | None:
@@ -535,10 +587,9 @@ def run_fast(
     if function is None:
         return None
     try:
-        values = function(inputs)
+        return function(inputs)
     except Exception:
         return None
-    return dict(zip(statute.result_names, values, strict=True))
 
 
 def generated_source(statute: ast.Statute, readings: Mapping[str, str]) -> str:

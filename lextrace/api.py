@@ -171,7 +171,7 @@ class Statute:
             except Exception:
                 pass
             else:
-                values = dict(zip(self.ast.result_names, found, strict=True))
+                values = found
                 for name in self._rational_results:
                     # The same types as the reference evaluator (money comes back a Fraction).
                     values[name] = Fraction(values[name])

@@ -96,3 +96,25 @@ def test_generated_source_holds_only_identifiers_from_the_encoding(statute: Stat
     assert '"' not in source  # no string from the encoding's words or descriptions
     for declared in statute.ast.inputs.values():
         assert declared.description not in source
+
+
+def test_exclusivity_is_skipped_only_where_the_form_proves_it(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    statute = load_statute()
+    source = codegen.generated_source(statute.ast, statute.select_readings())
+    # `area_tier = b1` ... `= b5`: one name, distinct members: no check is generated.
+    assert "d_base_amount_c0 + d_base_amount_c1" not in source
+    # The job bands are ranges: exclusive in fact, not by form, so they are still checked.
+    assert "d_large_employer_bonus_c0 + d_large_employer_bonus_c1" in source
+    # The same member twice is not exclusive: the check comes back (and the run defers).
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "case base_amount = $3,500 when area_tier = b2;",
+        "case base_amount = $3,500 when area_tier = b1;",
+    )
+    twice = load_statute(variant)
+    assert "d_base_amount_c0 + d_base_amount_c1" in codegen.generated_source(
+        twice.ast, twice.select_readings()
+    )
