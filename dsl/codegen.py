@@ -20,7 +20,8 @@ from __future__ import annotations
 import hashlib
 import operator
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from fractions import Fraction
 from math import gcd
 
@@ -136,7 +137,11 @@ class Generator:
         self.readings = readings
         self.constants: dict[str, object] = {}
         self.lines: list[str] = []
-        self.emitted: set[Key] = set()
+        # Each definition emitted, with the guards (conditions of enclosing `if` blocks) under
+        # which its variable is set; a later need under the same guards or more reuses it.
+        self.emitted: dict[Key, frozenset[str]] = {}
+        self.guards: tuple[str, ...] = ()
+        self.temporaries = 0
         self.inputs_used: set[str] = set()
 
     # ---- names ---------------------------------------------------------------------------
@@ -287,9 +292,29 @@ class Generator:
         now, so computed before the expression it serves)."""
         if _IDENTIFIER.fullmatch(source):
             return source
-        name = f"t_{len(self.lines)}"
-        self.lines.append(f"{name} = {source}")
+        self.temporaries += 1
+        name = f"t_{self.temporaries}"
+        self.emit(f"{name} = {source}")
         return name
+
+    def emit(self, line: str) -> None:
+        """Appends a line of the function's body inside the current guards."""
+        self.lines.append("    " * len(self.guards) + line)
+
+    @contextmanager
+    def guard(self, condition: str) -> Iterator[None]:
+        """Emits what is needed inside an `if condition:` block: definitions only one branch
+        needs are computed only when that branch is taken (as the reference evaluator computes
+        on demand). `condition` is a name or `not name`, fixed once set."""
+        self.emit(f"if {condition}:")
+        start = len(self.lines)
+        self.guards = (*self.guards, condition)
+        try:
+            yield
+        finally:
+            self.guards = self.guards[:-1]
+            if len(self.lines) == start:
+                self.lines.pop()  # nothing to guard
 
     def is_count(self, expr: ast.Expr) -> bool:
         """True for a whole-number count: a count input or rule, or arithmetic on counts."""
@@ -328,11 +353,14 @@ class Generator:
 
     # ---- definitions ---------------------------------------------------------------------
     def need(self, key: Key) -> str:
-        """Returns the variable of a definition, emitting its computation on first need."""
+        """Returns the variable of a definition, emitting its computation unless it is already
+        set under the current guards."""
         variable = self.variable(key)
-        if key in self.emitted:
+        guards = frozenset(self.guards)
+        found = self.emitted.get(key)
+        if found is not None and found <= guards:
             return variable
-        self.emitted.add(key)
+        self.emitted[key] = guards
         name, args = key
         definition = self.statute.definitions[name]
         bound = dict(zip((p.name for p in definition.params), args, strict=True))
@@ -343,56 +371,60 @@ class Generator:
         return variable
 
     def rule(self, rule: ast.Rule, bound: Mapping[str, Value], variable: str) -> None:
-        """Emits `variable = value`, or the zero of its type where its condition fails."""
+        """Emits `variable = value`, or the zero of its type where its condition fails; what
+        only the value (or only one branch of an `if`) needs is computed only when needed."""
         assert rule.expr is not None
-        value = self.expr(rule.expr, bound)
         if rule.condition is not None:
-            condition = self.expr(rule.condition, bound)
-            value = f"({value} if {condition} else {_zero(rule.type)})"
-        self.lines.append(f"{variable} = {value}")
+            condition = self.temporary(self.expr(rule.condition, bound))
+            with self.guard(condition):
+                value = self.branch(rule.expr, bound)
+            self.emit(f"{variable} = ({value} if {condition} else {_zero(rule.type)})")
+            return
+        self.emit(f"{variable} = {self.branch(rule.expr, bound)}")
+
+    def branch(self, expr: ast.Expr, bound: Mapping[str, Value]) -> str:
+        """Returns the source of an expression; a top-level `if` computes what each branch
+        needs inside that branch only."""
+        if not isinstance(expr, ast.If):
+            return self.expr(expr, bound)
+        condition = self.temporary(self.expr(expr.condition, bound))
+        with self.guard(condition):
+            then = self.expr(expr.then, bound)
+        with self.guard(f"not {condition}"):
+            otherwise = self.expr(expr.otherwise, bound)
+        return f"({then} if {condition} else {otherwise})"
 
     def cases(self, cases: ast.Cases, bound: Mapping[str, Value], variable: str) -> None:
         """Emits a piecewise definition: its conditions, the exclusivity check of `exclusive`
         cases (two that hold defer to the reference evaluator), then the first case that
-        holds, or `otherwise`."""
+        holds, or `otherwise`; what a case's value needs is computed only under its
+        condition."""
         conditions = []
         for index, case in enumerate(cases.cases):
             if case.condition is None:
                 conditions.append("True")
                 continue
             holds = f"{variable}_c{index}"
-            self.lines.append(f"{holds} = {self.expr(case.condition, bound)}")
+            self.emit(f"{holds} = {self.expr(case.condition, bound)}")
             conditions.append(holds)
         exclusive_by_form = _exclusive_by_form(
             [c.condition for c in cases.cases], self.statute, bound
         )
         if cases.order == "exclusive" and len(conditions) > 1 and not exclusive_by_form:
-            self.lines.append(f"if ({' + '.join(conditions)}) > 1: raise Defer")
-        fallback = "_missing()" if cases.otherwise is None else None
-        # Each value expression is evaluated only in its own branch (it may divide by what its
-        # condition guards); the definitions it names are computed before the choice.
+            self.emit(f"if ({' + '.join(conditions)}) > 1: raise Defer")
         branches = []
         for index, case in enumerate(cases.cases):
-            before = len(self.lines)
-            value = self.expr(case.expr, bound)
-            prelude = self.lines[before:]
-            del self.lines[before:]
-            branches.append((conditions[index], prelude, value))
-        if fallback is None:
-            assert cases.otherwise is not None
-            before = len(self.lines)
-            fallback = self.expr(cases.otherwise, bound)
-            otherwise_prelude = self.lines[before:]
-            del self.lines[before:]
-        else:
-            otherwise_prelude = []
-        for _, prelude, _ in branches:
-            self.lines.extend(prelude)
-        self.lines.extend(otherwise_prelude)
-        chain = fallback
-        for condition, _, value in reversed(branches):
+            if conditions[index] == "True":
+                value = self.expr(case.expr, bound)
+            else:
+                with self.guard(conditions[index]):
+                    value = self.expr(case.expr, bound)
+            branches.append((conditions[index], value))
+        otherwise = cases.otherwise
+        chain = self.expr(otherwise, bound) if otherwise is not None else "_missing()"
+        for condition, value in reversed(branches):
             chain = f"({value} if {condition} else {chain})"
-        self.lines.append(f"{variable} = {chain}")
+        self.emit(f"{variable} = {chain}")
 
     # ---- the function --------------------------------------------------------------------
     def source(self) -> str:
