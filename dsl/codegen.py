@@ -262,16 +262,40 @@ class Generator:
             left, right = self.expr(expr.left, bound), self.expr(expr.right, bound)
             return f"({left} {op} {right})"
         if isinstance(expr, ast.BoolOp):
-            left, right = self.expr(expr.left, bound), self.expr(expr.right, bound)
+            # A side known before the scenario (a parameter, a reading) decides statically;
+            # the right side is then not even emitted, as the reference would not evaluate it.
+            left = self.expr(expr.left, bound)
+            decided = {("and", "False"): "False", ("or", "True"): "True"}
+            decided[("implies", "False")] = "True"
+            if (expr.op, left) in decided:
+                return decided[(expr.op, left)]
+            right = self.expr(expr.right, bound)
+            if (expr.op, left) in (("and", "True"), ("or", "False"), ("implies", "True")):
+                return right
+            if _IDENTIFIER.fullmatch(left) and right in ("True", "False"):
+                # The left side is a value already computed (nothing left to raise).
+                return {
+                    ("and", "True"): left,
+                    ("and", "False"): "False",
+                    ("or", "True"): "True",
+                    ("or", "False"): left,
+                    ("implies", "True"): "True",
+                    ("implies", "False"): f"(not {left})",
+                }[(expr.op, right)]
             if expr.op == "implies":
                 return f"(not {left} or {right})"
             return f"({left} {expr.op} {right})"
         if isinstance(expr, ast.Not):
-            return f"(not {self.expr(expr.operand, bound)})"
+            operand = self.expr(expr.operand, bound)
+            if operand in ("True", "False"):
+                return "False" if operand == "True" else "True"
+            return f"(not {operand})"
         if isinstance(expr, ast.Neg):
             return f"(-{self.expr(expr.operand, bound)})"
         if isinstance(expr, ast.If):
             condition = self.expr(expr.condition, bound)
+            if condition in ("True", "False"):
+                return self.expr(expr.then if condition == "True" else expr.otherwise, bound)
             then = self.expr(expr.then, bound)
             otherwise = self.expr(expr.otherwise, bound)
             return f"({then} if {condition} else {otherwise})"
@@ -376,6 +400,10 @@ class Generator:
         assert rule.expr is not None
         if rule.condition is not None:
             condition = self.temporary(self.expr(rule.condition, bound))
+            if condition in ("True", "False"):  # decided by a parameter or a reading
+                value = self.branch(rule.expr, bound) if condition == "True" else None
+                self.emit(f"{variable} = {value or _zero(rule.type)}")
+                return
             with self.guard(condition):
                 value = self.branch(rule.expr, bound)
             self.emit(f"{variable} = ({value} if {condition} else {_zero(rule.type)})")
@@ -388,6 +416,8 @@ class Generator:
         if not isinstance(expr, ast.If):
             return self.expr(expr, bound)
         condition = self.temporary(self.expr(expr.condition, bound))
+        if condition in ("True", "False"):
+            return self.expr(expr.then if condition == "True" else expr.otherwise, bound)
         with self.guard(condition):
             then = self.expr(expr.then, bound)
         with self.guard(f"not {condition}"):
