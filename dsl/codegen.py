@@ -1,18 +1,20 @@
-"""The fast path: an encoding compiled to one straight-line Python function per reading selection.
+"""The fast path: an encoding compiled to one Python function per reading selection.
 
 The reference evaluator (`evaluator.py`) walks closures, memoises every value and can record a
 trace; it is the semantics. This module generates, from the same AST, the source of a function
-that computes every definition the results need as local variables, in dependency order, with
+that computes the definitions the results need as local variables, in dependency order, with
 parameters expanded (`gross_amount(covered: true)` becomes its own variable) and the selected
-readings folded into constants. Integers stay Python integers; a `Fraction` appears only where a
-division or a non-integral amount (50%, 1/3) makes one, and is brought back to an integer when it
-is whole, so most arithmetic runs on machine-sized integers, exactly.
+readings folded into constants. What only one branch needs (a rule's value under its `when`, a
+side of a top-level `if`, a case's value) is computed inside an `if` block on that branch's
+condition, as the reference computes on demand. Money is held in cents, so amounts are Python
+integers; a `Fraction` appears only where a division or a non-integral amount (50%, 1/3) makes
+one, and is brought back to an integer when it is whole.
 
-The generated function computes eagerly, where the reference computes on demand. Whenever it
-meets anything the reference would treat as an error (division by zero, a missing optional
-input, two exclusive cases at once, no case at all), or raises at all, it gives up and the caller
-runs the reference evaluator, which then returns the same values or reports the error in its own
-words. So the fast path can only ever agree with the reference or defer to it.
+Whenever the function meets anything the reference would treat as an error (division by zero,
+a missing optional input, two exclusive cases at once, no case at all), or raises at all, it
+gives up and the caller runs the reference evaluator, which then returns the same values or
+reports the error in its own words. So the fast path can only ever agree with the reference or
+defer to it.
 """
 
 from __future__ import annotations
