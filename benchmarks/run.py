@@ -64,6 +64,28 @@ def population_file(rows: int, kind: str) -> Path:
     return path
 
 
+def exact_rows(rows: int, output: Path) -> str:
+    """Returns how many rows of a batch's Parquet output equal, on every result, the exact
+    numpy baseline computed from the same population (`n/n` when all do)."""
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    from benchmarks.baseline_numpy import MONEY_RESULTS, TIER_NAMES, credit_columns
+    from benchmarks.population import population, to_columns
+
+    expected = credit_columns(to_columns(population(rows, seed=2026)))
+    table = pq.read_table(output)
+    equal = np.ones(rows, dtype=bool)
+    for name in MONEY_RESULTS:
+        column = table.column(name).combine_chunks()
+        words = np.frombuffer(column.buffers()[1], dtype=np.int64).reshape(-1, 2)
+        cents = words[column.offset : column.offset + rows, 0]
+        equal &= cents == expected[name]
+    tiers = np.array(TIER_NAMES, dtype=object)[expected["area_tier"]]
+    equal &= np.array(table.column("area_tier").to_pylist(), dtype=object) == tiers
+    return f"{int(equal.sum()):,}/{rows:,}"
+
+
 class Table:
     """Prints aligned rows: measure, figure, baseline, ratio."""
 
@@ -155,11 +177,14 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as out:
                 target = Path(out) / f"out.{kind}"
                 elapsed, peak = run_command([*LEXTRACE, "batch", str(source), "-o", str(target)])
+                exact = exact_rows(rows, target) if kind == "parquet" and rows == sizes[-1] else ""
             rate = rows / elapsed
             label = f"batch {rows:,} rows from {kind}, whole process (rows/s)"
             table.row(label, f"{rate:,.0f}", f"{numpy_rate:,.0f}", f"{numpy_rate / rate:.1f}x")
             if rows == sizes[-1]:
                 table.row(f"  peak memory of that run ({kind})", f"{peak / 1024:.0f} MiB")
+            if exact:
+                table.row("  rows equal to the numpy baseline, to the cent", exact)
 
     verify = best_of(1, lambda: run_command([*LEXTRACE, "verify"]))
     table.row("lextrace verify, whole process", f"{verify:.2f} s")
