@@ -28,11 +28,10 @@ from fractions import Fraction
 from math import gcd
 
 from . import ast
-from .values import Value
+from .values import CENTS, Value
 
 FastFunction = Callable[[Mapping[str, Value]], dict[str, Value]]
 
-CENTS = 100  # money is computed in cents (a unit of the arithmetic, not of the statute)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _COMPARE = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from . import ast
 from .checker import walk
-from .values import Value
+from .values import CENTS, Value
 
 Array = np.ndarray[Any, Any]
 Mask = Array | bool
@@ -40,7 +40,6 @@ _COMPARE = {
     ">": np.greater,
     ">=": np.greater_equal,
 }
-_MONEY_SCALE = 100
 
 
 class Unsupported(Exception):
@@ -129,8 +128,9 @@ def _or(a: Mask, b: Mask) -> Mask:
     return a | b
 
 
-def _scale_of(type_: ast.Type) -> int:
-    return _MONEY_SCALE if type_.kind == "money" else 1
+def scale_of(type_: ast.Type) -> int:
+    """Returns the base unit a value of this type is held in: cents for money, else 1."""
+    return CENTS if type_.kind == "money" else 1
 
 
 class Chunk:
@@ -374,7 +374,7 @@ class Engine:
         statute = self.statute
         if isinstance(expr, ast.Literal):
             if expr.unit == "money":
-                scale = _MONEY_SCALE
+                scale = CENTS
             elif expr.unit in ("percent", "number"):
                 scale = 1 if scale == 0 else scale
             return self.literal(expr.value, scale if expr.unit != "percent" else 1)
@@ -420,7 +420,7 @@ class Engine:
                 return chunk.multiply(left, right)
             return chunk.divide(left, right)
         if isinstance(expr, ast.Compare):
-            left_scale = self.scale_of(expr.left, bound) or self.scale_of(expr.right, bound)
+            left_scale = self.unit_of(expr.left, bound) or self.unit_of(expr.right, bound)
             left = self.expr(chunk, expr.left, bound, left_scale or 1)
             right = self.expr(chunk, expr.right, bound, left_scale or 1)
             return chunk.compare(expr.op, left, right)
@@ -456,7 +456,7 @@ class Engine:
         if isinstance(expr, ast.ReadingTest):
             return Flag(self.readings[expr.reading] == expr.option)
         if isinstance(expr, ast.BonusSum):
-            total: Col = Num(0, 0, Den(), _MONEY_SCALE)
+            total: Col = Num(0, 0, Den(), CENTS)
             for bonus in statute.bonuses:
                 value = self.definition(
                     chunk, bonus.name, tuple(bound[p.name] for p in bonus.params)
@@ -466,20 +466,20 @@ class Engine:
             return total
         raise Unsupported(f"expression {type(expr).__name__}")
 
-    def scale_of(self, expr: ast.Expr, bound: Mapping[str, Value]) -> int | None:
+    def unit_of(self, expr: ast.Expr, bound: Mapping[str, Value]) -> int | None:
         """Returns the unit of a named value (money or not), None for literals and others."""
         if isinstance(expr, ast.Ref):
             if expr.name in self.statute.inputs:
-                return _scale_of(self.statute.inputs[expr.name].type)
+                return scale_of(self.statute.inputs[expr.name].type)
             if expr.name in self.statute.definitions:
-                return _scale_of(self.statute.definitions[expr.name].type)
+                return scale_of(self.statute.definitions[expr.name].type)
         if isinstance(expr, ast.Call) and expr.name in self.statute.definitions:
-            return _scale_of(self.statute.definitions[expr.name].type)
+            return scale_of(self.statute.definitions[expr.name].type)
         for node in walk(expr):
             if isinstance(node, ast.Literal) and node.unit == "money":
-                return _MONEY_SCALE
+                return CENTS
             if node is not expr:
-                found = self.scale_of(node, bound)
+                found = self.unit_of(node, bound)
                 if found is not None and isinstance(node, ast.Ref | ast.Call):
                     return found
         return None
@@ -501,7 +501,7 @@ class Engine:
             return found
         definition = self.statute.definitions[name]
         bound = dict(zip((p.name for p in definition.params), args, strict=True))
-        scale = _scale_of(definition.type)
+        scale = scale_of(definition.type)
         if isinstance(definition, ast.Rule):
             assert definition.expr is not None
             value = self.expr(chunk, definition.expr, bound, scale)
@@ -553,11 +553,11 @@ class Engine:
             return Flag(False)
         if type_.kind == "enum":
             raise Unsupported("an enum rule with a condition")
-        return Num(0, 0, Den(), _scale_of(type_))
+        return Num(0, 0, Den(), scale_of(type_))
 
     def as_type(self, value: Col, type_: ast.Type) -> Col:
         """Checks a definition's column has the unit of its declared type."""
-        if isinstance(value, Num) and value.scale != _scale_of(type_):
+        if isinstance(value, Num) and value.scale != scale_of(type_):
             raise Unsupported("a value of another unit than declared")
         return value
 
@@ -641,7 +641,7 @@ def input_column(declared: ast.Input, values: Sequence[Value], members: Mapping[
             (members[v] if isinstance(v, str) else 0 for v in values), dtype=np.int16, count=size
         )
         return Code(codes, bad)
-    scale = _scale_of(declared.type)
+    scale = scale_of(declared.type)
     based = [Fraction(v) * scale if v is not None else Fraction(0) for v in values]
     numerators = [f.numerator for f in based]
     denominators = [f.denominator for f in based]

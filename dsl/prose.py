@@ -10,7 +10,7 @@ evaluator itself, so the numbers in a sentence are the evaluator's numbers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -316,13 +316,3 @@ def _names(expr: ast.Expr) -> list[str]:
         if isinstance(node, ast.Ref | ast.Given | ast.Call) and not builtin:
             found.append(node.name)
     return found
-
-
-def inputs_used(trace: Trace) -> Mapping[str, Value]:
-    """Returns the inputs any step used, in first-use order, with their values."""
-    used: dict[str, Value] = {}
-    for step in trace.evaluation.steps.values():
-        for key in step.uses:
-            if key[0] == INPUT:
-                used.setdefault(str(key[1][0]), trace.evaluation.inputs[str(key[1][0])])
-    return used

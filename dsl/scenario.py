@@ -349,7 +349,7 @@ def validate(statute: ast.Statute, scenario: object, source: str | None = None) 
             validator.problem(name, validator.describe(declared), None, "the field is missing")
             values[name] = None
         elif declared.default is not None:
-            values[name] = _default(declared, validator)
+            values[name] = default_value(declared)
         else:
             values[name] = None
         if len(validator.problems) > before:
@@ -361,7 +361,9 @@ def validate(statute: ast.Statute, scenario: object, source: str | None = None) 
     return values
 
 
-def _default(declared: ast.Input, validator: _Validator) -> Value:
+def default_value(declared: ast.Input) -> Value:
+    """Returns the value an input takes when a scenario leaves it out (it must have a
+    default): an enum member's name, a bool, an int count or an exact Fraction."""
     expr = declared.default
     if isinstance(expr, ast.Ref):
         return expr.name

@@ -9,10 +9,12 @@ from fractions import Fraction
 
 Value = Fraction | int | bool | str | None
 
+CENTS = 100  # cents to the dollar: money is rounded, and computed exactly, in cents
+
 
 def to_cents(amount: Fraction | int) -> int:
     """Returns `amount` in whole cents, rounded half-up (halves away from zero). (I20)"""
-    scaled = Fraction(amount) * 100
+    scaled = Fraction(amount) * CENTS
     magnitude = abs(scaled)
     whole = magnitude.numerator // magnitude.denominator
     if magnitude - whole >= Fraction(1, 2):
@@ -25,7 +27,7 @@ def cents_string(amount: Fraction | int) -> str:
     cents = to_cents(amount)
     sign = "-" if cents < 0 else ""
     cents = abs(cents)
-    return f"{sign}{cents // 100}.{cents % 100:02d}"
+    return f"{sign}{cents // CENTS}.{cents % CENTS:02d}"
 
 
 def dollars(amount: Fraction | int) -> str:
@@ -33,8 +35,8 @@ def dollars(amount: Fraction | int) -> str:
     cents = to_cents(amount)
     sign = "-" if cents < 0 else ""
     cents = abs(cents)
-    text = f"{sign}${cents // 100:,}.{cents % 100:02d}"
-    return text if Fraction(amount) * 100 == to_cents(amount) else f"≈{text}"
+    text = f"{sign}${cents // CENTS:,}.{cents % CENTS:02d}"
+    return text if Fraction(amount) * CENTS == to_cents(amount) else f"≈{text}"
 
 
 def exact_string(value: Fraction | int) -> str:

@@ -13,6 +13,7 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, ClassVar, TypeVar
 
@@ -337,28 +338,36 @@ class _open_lines:
 
 
 def _write_lines(lines: Iterator[str], output: str | None) -> None:
-    """Writes lines to stdout, or to `output` through a temporary file renamed at the end, so
-    that a failed run never leaves half a file."""
+    """Writes lines to stdout, or to `output` atomically (see `atomic_file`)."""
     if output is None:
         for line in lines:
             click.echo(line)
         return
+    with atomic_file(output, "w") as handle:
+        for line in lines:
+            handle.write(line + "\n")
+
+
+@contextmanager
+def atomic_file(output: str, mode: str) -> Iterator[IO[Any]]:
+    """Yields a temporary file beside `output`, renamed onto it once everything is written
+    and removed if anything fails, so that a failed run never leaves half a file. A folder
+    that cannot be written is the user's input: BadInput."""
     target = Path(output)
     try:
         handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed or removed below
-            "w",
-            encoding="utf-8",
+            mode,
+            encoding="utf-8" if "b" not in mode else None,
             dir=target.parent or Path("."),
             prefix=f".{target.name}.",
             suffix=".tmp",
             delete=False,
         )
-    except OSError as error:  # a missing or read-only directory: the user's input
+    except OSError as error:  # a missing or read-only directory
         raise BadInput(f"{output}: cannot write: {error.strerror or error}") from None
     try:
         with handle:
-            for line in lines:
-                handle.write(line + "\n")
+            yield handle
         try:
             os.replace(handle.name, target)
         except OSError as error:

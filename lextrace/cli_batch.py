@@ -6,13 +6,10 @@ Imported only when a batch runs, so that other commands never load numpy or Arro
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
-from pathlib import Path
 from typing import IO, Any
 
 import click
@@ -21,9 +18,18 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .api import Statute
+from .cli import atomic_file
 from .columns import decimal_cents, json_lines
 from .dsl.errors import ScenarioError
-from .tables import CHUNK_ROWS, Chunk, JsonLines, Runner, TableError, arrow_chunks, table_rows
+from .tables import (
+    CHUNK_ROWS,
+    EvaluatedChunk,
+    JsonLines,
+    Runner,
+    TableError,
+    arrow_chunks,
+    table_rows,
+)
 
 Fail = Callable[[str], Exception]
 
@@ -46,7 +52,7 @@ def run(
     chunks = _chunks(runner, file, input_format, bad_input)
     failures = 0
 
-    def counted() -> Iterator[Chunk]:
+    def counted() -> Iterator[EvaluatedChunk]:
         nonlocal failures
         for chunk in chunks:
             for row in sorted(chunk.errors):
@@ -68,13 +74,15 @@ def run(
     return failures
 
 
-def _where(chunk: Chunk, row: int, file: str) -> str:
+def _where(chunk: EvaluatedChunk, row: int, file: str) -> str:
     if chunk.lines:
         return f"line {chunk.lines[row]}"
     return f"row {chunk.first_row + row + 1} of {file}"
 
 
-def _chunks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> Iterator[Chunk]:
+def _chunks(
+    runner: Runner, file: str, input_format: str, bad_input: Fail
+) -> Iterator[EvaluatedChunk]:
     """Yields the evaluated chunks of the input file, in order."""
     # JSON Lines are parsed in a thread of the reader's own: one more thread evaluating would
     # only compete for the two cores.
@@ -118,14 +126,14 @@ def _tasks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> Ite
         first += batch.num_rows
 
 
-def _in_order(runner: Runner, tasks: Iterator[Task], workers: int = 2) -> Iterator[Chunk]:
+def _in_order(runner: Runner, tasks: Iterator[Task], workers: int = 2) -> Iterator[EvaluatedChunk]:
     """Evaluates chunks on `workers` threads (numpy works without the interpreter's lock, so
     two chunks run at once on two cores), yielding them in input order, with at most a few
     chunks in memory at a time."""
     from collections import deque
     from concurrent.futures import ThreadPoolExecutor
 
-    def evaluate(task: Task) -> Chunk:
+    def evaluate(task: Task) -> EvaluatedChunk:
         table, first, rows, refused, lines = task
         chunk = runner.evaluate(table, first, rows, refused)
         chunk.lines = lines
@@ -141,7 +149,7 @@ def _in_order(runner: Runner, tasks: Iterator[Task], workers: int = 2) -> Iterat
             yield pending.popleft().result()
 
 
-def _jsonl(statute: Statute, chunk: Chunk, readings: str) -> bytes | memoryview:
+def _jsonl(statute: Statute, chunk: EvaluatedChunk, readings: str) -> bytes | memoryview:
     """Returns the output lines of a chunk: results with readings, or the row's error."""
     lines = json_lines(statute.ast, _filled(statute, chunk), chunk.size, readings)
     if not chunk.errors and lines.offset == 0 and lines.null_count == 0:
@@ -158,7 +166,7 @@ def _jsonl(statute: Statute, chunk: Chunk, readings: str) -> bytes | memoryview:
 _PLACEHOLDER: dict[str, object] = {"enum": "", "bool": False}
 
 
-def _filled(statute: Statute, chunk: Chunk) -> dict[str, Any]:
+def _filled(statute: Statute, chunk: EvaluatedChunk) -> dict[str, Any]:
     """Returns the chunk's result columns with error rows given placeholder values (their
     lines are replaced by the error object)."""
     if not chunk.errors:
@@ -183,7 +191,9 @@ def _problems(error: Exception) -> list[dict[str, str]]:
     ]
 
 
-def _write_table(chunks: Iterator[Chunk], statute: Statute, sink: Any, output_format: str) -> None:
+def _write_table(
+    chunks: Iterator[EvaluatedChunk], statute: Statute, sink: Any, output_format: str
+) -> None:
     """Writes chunks as Parquet or CSV: money as decimal(38, 2), an `error` column."""
     writer: Any = None
     for chunk in chunks:
@@ -202,7 +212,7 @@ def _write_table(chunks: Iterator[Chunk], statute: Statute, sink: Any, output_fo
         writer.close()
 
 
-def _arrow_results(statute: Statute, chunk: Chunk) -> pa.Table:
+def _arrow_results(statute: Statute, chunk: EvaluatedChunk) -> pa.Table:
     arrays: dict[str, pa.Array] = {}
     failed = np.zeros(chunk.size, dtype=bool)
     failed[list(chunk.errors)] = True
@@ -245,8 +255,7 @@ def _message(error: Exception) -> str:
 
 @contextmanager
 def _target(output: str | None, output_format: str, bad_input: Fail) -> Iterator[Any]:
-    """Yields where to write: standard output, or a temporary file renamed onto `output` once
-    everything is written (never half a file)."""
+    """Yields where to write: standard output, or `output` written atomically."""
     if output is None:
         if output_format == "parquet":
             raise bad_input("Parquet output needs --output FILE")
@@ -254,34 +263,18 @@ def _target(output: str | None, output_format: str, bad_input: Fail) -> Iterator
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
-    target = Path(output)
-    try:
-        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed or removed below
-            "wb",
-            dir=target.parent or Path("."),
-            prefix=f".{target.name}.",
-            suffix=".tmp",
-            delete=False,
-        )
-    except OSError as error:
-        raise bad_input(f"{output}: cannot write: {error.strerror or error}") from None
-    try:
-        with handle:
-            yield handle
-        os.replace(handle.name, target)
-    except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
-        raise
+    with atomic_file(output, "wb") as handle:
+        yield handle
 
 
 def _with_progress(
-    chunks: Iterator[Chunk], file: str, input_format: str, progress: bool | None
-) -> Iterator[Chunk]:
+    chunks: Iterator[EvaluatedChunk], file: str, input_format: str, progress: bool | None
+) -> Iterator[EvaluatedChunk]:
     """Shows a progress bar on standard error for long runs (when it is a terminal, or when
     asked), counted in rows."""
     show = progress if progress is not None else sys.stderr.isatty()
-    total = _row_estimate(file, input_format)
-    if not show or total is None or total < 4 * CHUNK_ROWS:
+    total = _row_estimate(file, input_format) if show else None  # a pass over the file
+    if total is None or total < 4 * CHUNK_ROWS:
         yield from chunks
         return
     with click.progressbar(length=total, label="scenarios", file=sys.stderr) as bar:

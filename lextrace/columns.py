@@ -12,6 +12,7 @@ and reports exactly what is wrong, so both paths give the same answer and the sa
 from __future__ import annotations
 
 import decimal
+import difflib
 import re
 from collections.abc import Mapping
 from fractions import Fraction
@@ -22,12 +23,23 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .dsl import ast
-from .dsl.columnar import Array, Code, Col, Den, Engine, Flag, Num, Unsupported, cents
-from .dsl.scenario import ExactNumber
+from .dsl.columnar import (
+    Array,
+    Chunk,
+    Code,
+    Col,
+    Den,
+    Engine,
+    Flag,
+    Num,
+    Unsupported,
+    cents,
+    exact_values,
+    scale_of,
+)
+from .dsl.scenario import ExactNumber, default_value
 from .dsl.trace import json_value
-from .dsl.values import Value
-
-_MONEY_SCALE = 100
+from .dsl.values import CENTS, Value, cents_string, to_cents
 
 
 class TableError(ValueError):
@@ -141,8 +153,6 @@ def input_columns(
     names = set(table.column_names)
     unknown = sorted(names - set(statute.inputs))
     if unknown:
-        import difflib
-
         close = difflib.get_close_matches(unknown[0], list(statute.inputs), n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         raise TableError(f"unknown column '{unknown[0]}'{hint}; `lextrace fields` lists the fields")
@@ -175,7 +185,7 @@ def _absent(declared: ast.Input, engine: Engine, size: int) -> Col:
     """Returns the column of an input no row gives: its default, or not given."""
     if declared.default is None:
         return (
-            Num(0, 0, Den(), _scale(declared), np.ones(size, dtype=bool))
+            Num(0, 0, Den(), scale_of(declared.type), np.ones(size, dtype=bool))
             if (declared.type.is_numeric)
             else Flag(False, np.ones(size, dtype=bool))
         )
@@ -183,12 +193,13 @@ def _absent(declared: ast.Input, engine: Engine, size: int) -> Col:
 
 
 def _default_column(declared: ast.Input, engine: Engine) -> Col:
-    expr = declared.default
-    assert expr is not None
-    if isinstance(expr, ast.Ref):
-        return Code(engine.codes[expr.name])
-    assert isinstance(expr, ast.Literal)
-    return engine.literal(expr.value, _scale(declared))
+    value = default_value(declared)
+    if isinstance(value, str):
+        return Code(engine.codes[value])
+    if isinstance(value, bool):
+        return Flag(value)
+    assert value is not None
+    return engine.literal(Fraction(value), scale_of(declared.type))
 
 
 def _fill_default(declared: ast.Input, engine: Engine, column: Col, missing: Array) -> Col:
@@ -204,10 +215,6 @@ def _fill_default(declared: ast.Input, engine: Engine, column: Col, missing: Arr
     if isinstance(column, Code) and isinstance(default, Code):
         return Code(np.where(missing, default.value, column.value), column.bad)
     raise Unsupported("a default of another kind")
-
-
-def _scale(declared: ast.Input) -> int:
-    return _MONEY_SCALE if declared.type.kind == "money" else 1
 
 
 def _column(declared: ast.Input, engine: Engine, array: pa.Array, name: str) -> tuple[Col, Array]:
@@ -244,7 +251,7 @@ def _column(declared: ast.Input, engine: Engine, array: pa.Array, name: str) -> 
             f"column '{name}' holds binary floating-point numbers, which cannot be read exactly: "
             "store it as decimal or as text"
         )
-    scale = _scale(declared)
+    scale = scale_of(declared.type)
     if kind == "count":
         if pa.types.is_integer(arrow):
             values, too_large = _int64(_filled(array, 0))
@@ -274,15 +281,13 @@ def check_bounds(
 ) -> Array:
     """Returns the rows that break a declared bound or a `required when` (the scalar path then
     names the field and the bound)."""
-    from .dsl.columnar import Chunk
-
     chunk = Chunk(engine, columns, size)
     broken = np.zeros(size, dtype=bool)
     with np.errstate(over="ignore"):
         for declared in statute.inputs.values():
             column = columns[declared.name]
             for bound in declared.bounds:
-                limit = engine.expr(chunk, bound.value, {}, _scale(declared))
+                limit = engine.expr(chunk, bound.value, {}, scale_of(declared.type))
                 op = {"min": ">=", "above": ">", "max": "<="}[bound.kind]
                 holds = chunk.compare(op, column, limit)
                 fails = ~np.broadcast_to(holds.value, (size,))
@@ -314,8 +319,6 @@ def result_values(
 ) -> dict[str, Any]:
     """Returns each result as a column for output: cents (int64) for money, names for enums,
     numpy arrays of ints and bools, exact Fractions (a list) for other numbers."""
-    from .dsl.columnar import exact_values
-
     out: dict[str, Any] = {}
     for name in statute.result_names:
         column = results[name]
@@ -351,7 +354,8 @@ def json_lines(
             try:
                 cells = decimal_cents(np.asarray(column, dtype=np.int64)).cast(pa.string())
             except OverflowError:  # a row the scalar path computed beyond int64
-                cells = pa.array([_cent_text(int(v)) for v in column], type=pa.string())
+                texts = [cents_string(Fraction(int(v), CENTS)) for v in column]
+                cells = pa.array(texts, type=pa.string())
             parts += [f'{separator}{key}: "', cells, '"']
         elif kind == "enum":
             names = pa.array(np.asarray(column, dtype=object).tolist(), type=pa.string())
@@ -371,13 +375,6 @@ def json_lines(
     if not any(isinstance(part, pa.Array) for part in parts):
         return pa.array(["".join(parts)] * size, type=pa.string())
     return pc.binary_join_element_wise(*parts, "")
-
-
-def _cent_text(cents_value: int) -> str:
-    """Returns cents as a decimal string with two places, e.g. -150 -> '-1.50'."""
-    sign = "-" if cents_value < 0 else ""
-    whole, part = divmod(abs(cents_value), 100)
-    return f"{sign}{whole}.{part:02d}"
 
 
 def decimal_cents(cents_column: Array, nulls: Array | None = None) -> pa.Array:
@@ -429,8 +426,6 @@ def text_row(statute: ast.Statute, row: Mapping[str, object]) -> dict[str, objec
 
 def value_cells(statute: ast.Statute, result_values_: Mapping[str, Value]) -> dict[str, object]:
     """Returns one scalar result as output cells (cents for money), to merge into columns."""
-    from .dsl.values import to_cents
-
     cells: dict[str, object] = {}
     for name in statute.result_names:
         value = result_values_[name]

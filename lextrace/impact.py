@@ -19,8 +19,8 @@ import numpy as np
 from .api import Statute
 from .dsl import ast
 from .dsl.columnar import Code, Col, Flag, Num, cents
-from .dsl.values import cents_string
-from .tables import Chunk, JsonLines, Runner, TableError, arrow_chunks, table_rows
+from .dsl.values import CENTS, cents_string, dollars
+from .tables import EvaluatedChunk, JsonLines, Runner, TableError, arrow_chunks, table_rows
 
 
 @dataclass
@@ -194,8 +194,8 @@ def _cents_column(values: Any) -> np.ndarray:
 def _account(
     report: Impact,
     runners: list[Runner],
-    before: Chunk,
-    after: Chunk,
+    before: EvaluatedChunk,
+    after: EvaluatedChunk,
     changes: list[np.ndarray],
     top: int,
 ) -> None:
@@ -261,9 +261,7 @@ def _histogram(report: Impact, delta: np.ndarray, bins: int = 12) -> None:
 
 # ---- reports ----------------------------------------------------------------------------------
 def _cents_dollars(value: int) -> str:
-    sign = "-" if value < 0 else ""
-    value = abs(value)
-    return f"{sign}${value // 100:,}.{value % 100:02d}"
+    return dollars(Fraction(value, CENTS))
 
 
 def render_text(report: Impact) -> str:
@@ -319,7 +317,7 @@ def to_json(report: Impact) -> dict[str, object]:
 
 
 def _exact_dollars(cents_value: int) -> Fraction:
-    return Fraction(cents_value, 100)
+    return Fraction(cents_value, CENTS)
 
 
 def render_markdown(report: Impact) -> str:

@@ -34,7 +34,6 @@ from .dsl.scenario import parse_text
 
 CHUNK_ROWS = 65_536
 BLOCK_BYTES = 1 << 24
-FORMATS = ("jsonl", "parquet", "csv")
 
 
 def format_of(path: str, given: str | None) -> str:
@@ -47,7 +46,7 @@ def format_of(path: str, given: str | None) -> str:
 
 
 @dataclass
-class Chunk:
+class EvaluatedChunk:
     """The outcome of one chunk: results per column, errors per row, where rows start."""
 
     first_row: int
@@ -64,7 +63,6 @@ class Runner:
         self.statute = statute
         self.selected = dict(selected)
         self.engine = Engine(statute.ast, selected)
-        self.deferred_rows = 0
         self.other_fields_allowed = False  # an impact run reads one table for two encodings
         self.slow: np.ndarray = np.zeros(0, dtype=bool)
 
@@ -74,7 +72,7 @@ class Runner:
         first_row: int,
         rows: Any,
         refused: np.ndarray | None = None,
-    ) -> Chunk:
+    ) -> EvaluatedChunk:
         """Returns the results of a chunk; `rows(i)` gives row i as (scenario, source) for the
         scalar path (or raises ScenarioError with the row's own error); `refused` marks rows
         the reader could not decode."""
@@ -93,7 +91,6 @@ class Runner:
         values = result_values(ast_, self.engine, results, size)
         errors: dict[int, ScenarioError | EvaluationError] = {}
         slow_rows = np.flatnonzero(slow)
-        self.deferred_rows += len(slow_rows)
         if len(slow_rows):
             for name in ast_.result_names:
                 values[name] = np.array(values[name], dtype=object)
@@ -106,7 +103,7 @@ class Runner:
                 else:
                     for name, cell in outcome.items():
                         values[name][row] = cell
-        return Chunk(first_row, size, values, errors)
+        return EvaluatedChunk(first_row, size, values, errors)
 
     def scalar(self, rows: Any, row: int) -> dict[str, object] | ScenarioError | EvaluationError:
         """Returns one row's result cells by the scalar path, or its error."""
@@ -143,8 +140,9 @@ class JsonLines:
         self.statute = statute
         self.handle = handle
         self.source = source
+        self.schema = _arrow_schema(statute)
         self.options = pj.ParseOptions(
-            explicit_schema=_arrow_schema(statute), unexpected_field_behavior="error"
+            explicit_schema=self.schema, unexpected_field_behavior="error"
         )
         self.read_json = pj.read_json
         self.not_optional = {n for n, d in statute.inputs.items() if not d.optional}
@@ -219,8 +217,7 @@ class JsonLines:
         if not irregular and not self._required_null(block):
             table = self._read([block])
             if table is not None and table.num_rows == len(numbers):
-                schema = _arrow_schema(self.statute)
-                table = table.select(schema.names).cast(schema)
+                table = table.select(self.schema.names).cast(self.schema)
                 rows = _Lines(block, spans)
                 return table, numbers, self._rows(rows), np.zeros(len(numbers), dtype=bool)
         return self._table([(n, block[a:b]) for n, a, b in spans])
@@ -263,39 +260,33 @@ class JsonLines:
             return None
         return table
 
-    def _readable(
-        self, lines: list[bytes], start: int, found: list[tuple[int, pa.Table]], refused: list[int]
-    ) -> None:
-        """Reads lines[start:] pieces with Arrow, halving a piece that fails down to lines."""
+    def _readable(self, lines: list[bytes], start: int, found: list[tuple[int, pa.Table]]) -> None:
+        """Reads lines[start:] pieces with Arrow, halving a piece that fails down to single
+        lines; a line it cannot read is left out of `found` (the scalar path takes it)."""
         table = self._read(lines)
         if table is not None and table.num_rows == len(lines):
             found.append((start, table))
             return
         if len(lines) == 1:
-            refused.append(start)
             return
         half = len(lines) // 2
-        self._readable(lines[:half], start, found, refused)
-        self._readable(lines[half:], start + half, found, refused)
+        self._readable(lines[:half], start, found)
+        self._readable(lines[half:], start + half, found)
 
     def _table(self, batch: list[tuple[int, bytes]]) -> tuple[pa.Table, list[int], Any, np.ndarray]:
         # An explicit null is not an absent field (which takes its default): a line giving null
         # to a field that is not optional goes to the scalar path, which refuses it by name.
         texts = [line for _, line in batch]
         # Arrow reads objects only: any other line (a bare value, trailing text) is refused.
-        refused_rows = [
+        plain = [
             i
             for i, line in enumerate(texts)
-            if not _object_shaped(line) or (b"null" in line and self._required_null(line))
+            if _object_shaped(line) and not (b"null" in line and self._required_null(line))
         ]
-        refused_set = set(refused_rows)
-        plain = [index for index in range(len(texts)) if index not in refused_set]
         pieces: list[tuple[int, pa.Table]] = []
-        refused_plain: list[int] = []
         if plain:
-            self._readable([texts[i] for i in plain], 0, pieces, refused_plain)
-        refused_rows += [plain[i] for i in refused_plain]
-        schema = _arrow_schema(self.statute)
+            self._readable([texts[i] for i in plain], 0, pieces)
+        schema = self.schema
         kept = np.zeros(len(batch), dtype=bool)
         order: list[int] = []
         tables = []
@@ -373,14 +364,3 @@ def table_rows(
         return scenario, f"{source}: row {first_row + index + 1}"
 
     return row
-
-
-__all__ = [
-    "FORMATS",
-    "JsonLines",
-    "Runner",
-    "TableError",
-    "arrow_chunks",
-    "format_of",
-    "table_rows",
-]
