@@ -5,16 +5,22 @@ trace; it is the semantics. This module generates, from the same AST, the source
 that computes the definitions the results need as local variables, in dependency order, with
 parameters expanded (`gross_amount(covered: true)` becomes its own variable) and the selected
 readings folded into constants. What only one branch needs (a rule's value under its `when`, a
-side of a top-level `if`, a case's value) is computed inside an `if` block on that branch's
-condition, as the reference computes on demand. Money is held in cents, so amounts are Python
-integers; a `Fraction` appears only where a division or a non-integral amount (50%, 1/3) makes
-one, and is brought back to an integer when it is whole.
+side of an `if`, a case's value, the right side of `and`) is computed inside an `if` block on
+that branch's condition, as the reference computes on demand.
+
+Numbers are integers. Money is held in cents; every other number is a pair of integers, a
+numerator and a positive denominator, carried unreduced through sums, products and
+comparisons (`a/b >= 3/10` is `10a >= 3b`), so no `Fraction` is built until a result leaves
+the function. Whether a value needs a denominator is known before any scenario (a division or
+a share needs one; a sum of amounts in cents does not), so whole amounts cost plain integer
+arithmetic. Cases that test one value against distinct enum members become a table lookup.
 
 Whenever the function meets anything the reference would treat as an error (division by zero,
-a missing optional input, two exclusive cases at once, no case at all), or raises at all, it
-gives up and the caller runs the reference evaluator, which then returns the same values or
-reports the error in its own words. So the fast path can only ever agree with the reference or
-defer to it.
+a missing optional input, two exclusive cases at once, no case at all), or anything it does not
+take (an amount that is not a whole number of cents, a division by a negative number), or
+raises at all, it gives up and the caller runs the reference evaluator, which then returns the
+same values or reports the error in its own words. So the fast path can only ever agree with
+the reference or defer to it.
 """
 
 from __future__ import annotations
@@ -22,8 +28,8 @@ from __future__ import annotations
 import hashlib
 import operator
 import re
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd
 
@@ -33,6 +39,8 @@ from .values import CENTS, Value
 FastFunction = Callable[[Mapping[str, Value]], dict[str, Value]]
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\(?-?[0-9]+\)?|'[A-Za-z0-9_]*'")
+_INTEGER = re.compile(r"\(?-?[0-9]+\)?")
 _COMPARE = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
@@ -44,51 +52,7 @@ class Unsupported(Exception):
     """The encoding uses something the generator does not translate (then no fast path)."""
 
 
-def _whole(value: Fraction | int) -> Fraction | int:
-    """Returns a whole Fraction as an int (kept exact either way)."""
-    if type(value) is Fraction and value.denominator == 1:
-        return value.numerator
-    return value
-
-
-def _divide(numerator: Fraction | int, denominator: Fraction | int) -> Fraction | int:
-    """Returns numerator / denominator exactly, deferring on zero like the reference errs."""
-    if not denominator:
-        raise Defer
-    if type(numerator) is int and type(denominator) is int:
-        if numerator % denominator == 0:
-            return numerator // denominator
-        return Fraction(numerator, denominator)
-    return _whole(Fraction(numerator) / denominator)
-
-
-def _times(value: Fraction | int, numerator: int, denominator: int) -> Fraction | int:
-    """Returns value * numerator / denominator exactly, an int when whole."""
-    if type(value) is int:
-        scaled = value * numerator
-        if scaled % denominator == 0:
-            return scaled // denominator
-        return Fraction(scaled, denominator)
-    return _whole(Fraction(value.numerator * numerator, value.denominator * denominator))
-
-
-def _product(left: Fraction | int, right: Fraction | int) -> Fraction | int:
-    """Returns left * right, an int when whole."""
-    result = left * right
-    return result if type(result) is int else _whole(result)
-
-
-def _cents(amount: Fraction | int | None) -> Fraction | int | None:
-    """Returns an amount of money in cents: an int when it is a whole number of cents."""
-    if amount is None or type(amount) is int:
-        return None if amount is None else amount * CENTS
-    numerator, denominator = amount.numerator, amount.denominator
-    if denominator == 1:
-        return numerator * CENTS
-    whole, rest = divmod(numerator * CENTS, denominator)
-    return whole if rest == 0 else Fraction(numerator * CENTS, denominator)
-
-
+# ---- run-time helpers of the generated code ---------------------------------------------------
 def _fraction_from_coprime(numerator: int, denominator: int) -> Fraction:
     """Returns numerator/denominator (already in lowest terms, denominator > 0) without the
     constructor's normalisation; checked against the constructor when this module loads."""
@@ -105,26 +69,86 @@ def _coprime_is_safe() -> bool:
             probe == Fraction(7, 4)
             and hash(probe) == hash(Fraction(7, 4))
             and (probe * 4 == 7 and str(probe) == "7/4")
+            and Fraction(7, 4)._numerator == 7  # type: ignore[attr-defined]
         )
     except (AttributeError, TypeError):
         return False
 
 
 _COPRIME = _coprime_is_safe()
+# A Fraction's parts read from its slots when this Python's Fraction has them (checked above).
+_NUMERATOR, _DENOMINATOR = (
+    ("_numerator", "_denominator") if _COPRIME else ("numerator", "denominator")
+)
 
 
-def _dollars(cents: Fraction | int) -> Fraction:
-    """Returns an amount held in cents as an exact Fraction of dollars."""
-    if type(cents) is int:
-        if _COPRIME:
-            common = gcd(cents, CENTS)
-            return _fraction_from_coprime(cents // common, CENTS // common)
-        return Fraction(cents, CENTS)
-    return cents / CENTS
+def _cents(amount: Fraction | int) -> int:
+    """Returns an amount of money in whole cents; defers when it is not a whole number of
+    cents (the reference evaluator takes any exact amount)."""
+    numerator = amount.numerator * CENTS
+    denominator = amount.denominator
+    if denominator == 1:
+        return numerator
+    if numerator % denominator:
+        raise Defer
+    return numerator // denominator
+
+
+_ZERO = Fraction(0)
+
+
+def _ratio(numerator: int, denominator: int) -> Fraction:
+    """Returns the exact Fraction numerator/denominator (denominator > 0), reduced once."""
+    if not numerator:
+        return _ZERO
+    common = gcd(numerator, denominator)
+    if not _COPRIME:
+        return Fraction(numerator // common, denominator // common)
+    value = object.__new__(Fraction)
+    value._numerator = numerator // common  # type: ignore[attr-defined]
+    value._denominator = denominator // common  # type: ignore[attr-defined]
+    return value
 
 
 def _missing() -> Value:
     raise Defer
+
+
+# ---- generated values ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Code:
+    """Generated source of a value: a bool or enum member `text`, or a number `text / den`
+    where both are integer expressions and `den` is positive ("1" for an integer)."""
+
+    kind: str  # "num", "bool" or "str"
+    text: str
+    den: str = "1"
+
+    @property
+    def whole(self) -> bool:
+        """True when the value is an integer (no denominator)."""
+        return self.den == "1"
+
+
+def _simple(text: str) -> bool:
+    """True for a name or a literal: source that costs nothing to repeat."""
+    return bool(_SIMPLE.fullmatch(text)) or text in ("True", "False")
+
+
+def _is_integer(text: str) -> bool:
+    """True for the source of an integer literal."""
+    return bool(_INTEGER.fullmatch(text))
+
+
+def _int_text(value: int) -> str:
+    """Returns the source of an integer literal (negative ones in parentheses)."""
+    return str(value) if value >= 0 else f"({value})"
+
+
+def _is_literal(code: Code) -> bool:
+    """True for a constant: an integer, a bool or an enum member."""
+    text = code.text
+    return code.whole and (_is_integer(text) or text in ("True", "False") or text.startswith("'"))
 
 
 Key = tuple[str, tuple[Value, ...]]
@@ -139,20 +163,20 @@ class Generator:
         self.constants: dict[str, object] = {}
         self.lines: list[str] = []
         # Each definition emitted, with the guards (conditions of enclosing `if` blocks) under
-        # which its variable is set; a later need under the same guards or more reuses it.
-        self.emitted: dict[Key, frozenset[str]] = {}
+        # which its value is set; a later need under the same guards or more reuses it.
+        self.emitted: dict[Key, tuple[frozenset[str], Code]] = {}
         self.guards: tuple[str, ...] = ()
         self.temporaries = 0
         self.inputs_used: set[str] = set()
 
-    # ---- names ---------------------------------------------------------------------------
+    # ---- names -------------------------------------------------------------------------------
     @staticmethod
-    def variable(key: Key) -> str:
+    def variable(key: Key, prefix: str = "d_") -> str:
         """Returns the local variable holding a definition's value for these arguments."""
         name, args = key
         if not args:
-            return _identifier(f"d_{name}")
-        return _identifier(f"d_{name}__" + "__".join(_arg_name(a) for a in args))
+            return _identifier(f"{prefix}{name}")
+        return _identifier(f"{prefix}{name}__" + "__".join(_arg_name(a) for a in args))
 
     def constant(self, value: object) -> str:
         """Returns the name of a module-level constant holding `value`."""
@@ -160,7 +184,28 @@ class Generator:
         self.constants[name] = value
         return name
 
-    # ---- expressions ---------------------------------------------------------------------
+    def temporary(self) -> str:
+        """Returns a fresh local variable name."""
+        self.temporaries += 1
+        return f"t_{self.temporaries}"
+
+    def emit(self, line: str) -> None:
+        """Appends a line of the function's body inside the current guards."""
+        self.lines.append("    " * len(self.guards) + line)
+
+    def hold(self, text: str) -> str:
+        """Returns `text` when it is simple, else a local variable set to it now."""
+        if _simple(text):
+            return text
+        name = self.temporary()
+        self.emit(f"{name} = {text}")
+        return name
+
+    def held(self, code: Code) -> Code:
+        """Returns `code` with its parts in local variables (so they may be repeated)."""
+        return Code(code.kind, self.hold(code.text), self.hold(code.den))
+
+    # ---- expressions -------------------------------------------------------------------------
     def static_value(self, expr: ast.Expr, bound: Mapping[str, Value]) -> Value:
         """Returns the value of a call argument known before any scenario (a literal, a bound
         parameter, an enum member)."""
@@ -182,174 +227,238 @@ class Generator:
         given = dict(expr.kwargs)
         return expr.name, tuple(self.static_value(given[p.name], bound) for p in definition.params)
 
-    def expr(self, expr: ast.Expr, bound: Mapping[str, Value]) -> str:
-        """Returns Python source computing `expr`, emitting the definitions it needs first."""
+    def expr(self, expr: ast.Expr, bound: Mapping[str, Value]) -> Code:
+        """Returns the code of `expr`, emitting first the statements it needs."""
         statute = self.statute
         if isinstance(expr, ast.Literal):
-            value = expr.value
-            if isinstance(value, bool):
-                return repr(value)
-            if expr.unit == "money":
-                value = value * CENTS
-            if value.denominator == 1:
-                return repr(value.numerator)
-            return self.constant(value)
+            return _literal_code(expr)
         if isinstance(expr, ast.Ref):
             name = expr.name
             if name in bound:
-                return _literal(bound[name])
+                return _parameter_code(bound[name])
             if name in statute.inputs:
-                self.inputs_used.add(name)
-                if statute.inputs[name].optional:
-                    return f"(i_{name} if i_{name} is not None else _missing())"
-                return f"i_{name}"
+                return self.input(name)
             if name in statute.definitions:
                 return self.need((name, ()))
-            return _literal(name)  # an enum member
+            return Code("str", repr(_identifier(name)))  # an enum member
         if isinstance(expr, ast.Call):
             if expr.name in ("min", "max"):
-                args = ", ".join(self.expr(a, bound) for a in expr.args)
-                return f"{expr.name}({args})"
+                return self.extreme(expr.name, [self.expr(a, bound) for a in expr.args])
             if expr.name == "floor":
                 (only,) = expr.args
                 if self.is_money(only):
                     raise Unsupported("floor of an amount of money")
-                return f"(({self.expr(only, bound)}) // 1)"
+                value = self.expr(only, bound)
+                return value if value.whole else Code("num", f"({value.text} // {value.den})")
             return self.need(self.key_of_call(expr, bound))
         if isinstance(expr, ast.BinOp):
-            left, right = self.expr(expr.left, bound), self.expr(expr.right, bound)
             # Money is held in cents: a product or quotient must keep one scale of cents.
             if expr.op == "*" and self.is_money(expr.left) and self.is_money(expr.right):
                 raise Unsupported("money times money")
             if expr.op == "/" and self.is_money(expr.right) and not self.is_money(expr.left):
                 raise Unsupported("a number divided by money")
-            if expr.op == "/":
-                factor = _scaled_fraction(expr.right) or _whole_literal(expr.right)
-                if factor is not None and factor > 0:
-                    # x / (p/q) is x * q/p: exact, and no Fraction when x * q divides by p.
-                    return f"_times({left}, {factor.denominator}, {factor.numerator})"
-                return f"_divide({left}, {right})"
-            if expr.op == "*" and _is_one(expr.left):
-                return right
-            if expr.op == "*" and _is_one(expr.right):
-                return left
-            if expr.op == "*":
-                for literal, other in ((expr.left, right), (expr.right, left)):
-                    factor = _scaled_fraction(literal)
-                    if factor is not None:
-                        return f"_times({other}, {factor.numerator}, {factor.denominator})"
-                if _whole_literal(expr.left) is not None or _whole_literal(expr.right) is not None:
-                    return f"({left} * {right})"  # an integer times a whole stays an integer
-                if self.is_count(expr.left) or self.is_count(expr.right):
-                    # A count times an amount: whole amounts stay integers without a check,
-                    # and a fraction of a cent stays exact as a Fraction.
-                    return f"({left} * {right})"
-                return f"_product({left}, {right})"
-            return f"({left} {expr.op} {right})"
-        if isinstance(expr, ast.Compare):
-            op = _COMPARE[expr.op]
-            constant = _fraction_literal(expr.right)
-            money_literal = isinstance(expr.right, ast.Literal) and expr.right.unit == "money"
-            if constant is not None and money_literal:
-                constant = constant * CENTS
-            if constant is not None and constant.denominator != 1:
-                # x >= p/q as x.num * q >= p * x.den: integers only, for an int or a Fraction
-                # x alike (an int's numerator is itself, its denominator 1).
-                variable = self.temporary(self.expr(expr.left, bound))
-                return (
-                    f"({variable}.numerator * {constant.denominator} {op} "
-                    f"{constant.numerator} * {variable}.denominator)"
-                )
-            left, right = self.expr(expr.left, bound), self.expr(expr.right, bound)
-            return f"({left} {op} {right})"
-        if isinstance(expr, ast.BoolOp):
-            # A side known before the scenario (a parameter, a reading) decides statically;
-            # the right side is then not even emitted, as the reference would not evaluate it.
             left = self.expr(expr.left, bound)
-            decided = {("and", "False"): "False", ("or", "True"): "True"}
-            decided[("implies", "False")] = "True"
-            if (expr.op, left) in decided:
-                return decided[(expr.op, left)]
             right = self.expr(expr.right, bound)
-            if (expr.op, left) in (("and", "True"), ("or", "False"), ("implies", "True")):
-                return right
-            if _IDENTIFIER.fullmatch(left) and right in ("True", "False"):
-                # The left side is a value already computed (nothing left to raise).
-                return {
-                    ("and", "True"): left,
-                    ("and", "False"): "False",
-                    ("or", "True"): "True",
-                    ("or", "False"): left,
-                    ("implies", "True"): "True",
-                    ("implies", "False"): f"(not {left})",
-                }[(expr.op, right)]
-            if expr.op == "implies":
-                return f"(not {left} or {right})"
-            return f"({left} {expr.op} {right})"
+            if expr.op == "*":
+                return _product(left, right)
+            if expr.op == "/":
+                return self.quotient(left, right)
+            return self.sum(left, right, expr.op)
+        if isinstance(expr, ast.Compare):
+            return self.compare(
+                _COMPARE[expr.op], self.expr(expr.left, bound), self.expr(expr.right, bound)
+            )
+        if isinstance(expr, ast.BoolOp):
+            left = self.expr(expr.left, bound)
+            true, false = Code("bool", "True"), Code("bool", "False")
+            if expr.op == "and":
+                return self.choice(left, lambda: self.expr(expr.right, bound), lambda: false)
+            if expr.op == "or":
+                return self.choice(left, lambda: true, lambda: self.expr(expr.right, bound))
+            return self.choice(left, lambda: self.expr(expr.right, bound), lambda: true)
         if isinstance(expr, ast.Not):
             operand = self.expr(expr.operand, bound)
-            if operand in ("True", "False"):
-                return "False" if operand == "True" else "True"
-            return f"(not {operand})"
+            if operand.text in ("True", "False"):
+                return Code("bool", "False" if operand.text == "True" else "True")
+            return Code("bool", f"(not {operand.text})")
         if isinstance(expr, ast.Neg):
-            return f"(-{self.expr(expr.operand, bound)})"
+            value = self.expr(expr.operand, bound)
+            return Code("num", f"(-{value.text})", value.den)
         if isinstance(expr, ast.If):
-            condition = self.expr(expr.condition, bound)
-            if condition in ("True", "False"):
-                return self.expr(expr.then if condition == "True" else expr.otherwise, bound)
-            then = self.expr(expr.then, bound)
-            otherwise = self.expr(expr.otherwise, bound)
-            return f"({then} if {condition} else {otherwise})"
+            return self.choice(
+                self.expr(expr.condition, bound),
+                lambda: self.expr(expr.then, bound),
+                lambda: self.expr(expr.otherwise, bound),
+            )
         if isinstance(expr, ast.Given):
             self.inputs_used.add(expr.name)
-            return f"(i_{expr.name} is not None)"
+            return Code("bool", f"(i_{_identifier(expr.name)} is not None)")
         if isinstance(expr, ast.ReadingTest):
-            return repr(self.readings[expr.reading] == expr.option)
+            return Code("bool", repr(self.readings[expr.reading] == expr.option))
         if isinstance(expr, ast.BonusSum):
-            terms = [
-                self.need((b.name, tuple(bound[p.name] for p in b.params))) for b in statute.bonuses
-            ]
-            return "(" + " + ".join(terms or ["0"]) + ")"
+            # The bonuses that take no parameter add up the same under every argument: that
+            # part of the sum is computed once and shared.
+            total = self.fixed_bonuses()
+            for bonus in statute.bonuses:
+                if bonus.params:
+                    term = self.need((bonus.name, tuple(bound[p.name] for p in bonus.params)))
+                    total = self.sum(total, term, "+")
+            return total
         raise Unsupported(f"expression {expr!r}")
 
-    def temporary(self, source: str) -> str:
-        """Returns `source` when it is a plain name, else a local variable holding it (emitted
-        now, so computed before the expression it serves)."""
-        if _IDENTIFIER.fullmatch(source):
-            return source
-        self.temporaries += 1
-        name = f"t_{self.temporaries}"
-        self.emit(f"{name} = {source}")
-        return name
+    def fixed_bonuses(self) -> Code:
+        """Returns the sum of the bonuses that take no parameter, computed once per guards."""
+        key: Key = ("#fixed bonuses", ())
+        guards = frozenset(self.guards)
+        found = self.emitted.get(key)
+        if found is not None and found[0] <= guards:
+            return found[1]
+        total = Code("num", "0")
+        for bonus in self.statute.bonuses:
+            if not bonus.params:
+                total = self.sum(total, self.need((bonus.name, ())), "+")
+        total = self.held(total)
+        self.emitted[key] = (guards, total)
+        return total
 
-    def emit(self, line: str) -> None:
-        """Appends a line of the function's body inside the current guards."""
-        self.lines.append("    " * len(self.guards) + line)
+    def input(self, name: str) -> Code:
+        """Returns the code of an input: its cents, its parts, or the value itself."""
+        declared = self.statute.inputs[name]
+        self.inputs_used.add(name)
+        variable = _identifier(f"i_{name}")
+        kind = declared.type.kind
+        present = variable
+        if declared.optional:
+            present = f"({variable} if {variable} is not None else _missing())"
+        if kind in ("money", "count"):
+            return Code("num", present)
+        if kind in ("number", "share"):
+            numerator = (
+                f"in_{name}"
+                if not declared.optional
+                else f"(in_{name} if {variable} is not None else _missing())"
+            )
+            return Code("num", numerator, f"id_{name}")
+        return Code("bool" if kind == "bool" else "str", present)
 
-    @contextmanager
-    def guard(self, condition: str) -> Iterator[None]:
-        """Emits what is needed inside an `if condition:` block: definitions only one branch
-        needs are computed only when that branch is taken (as the reference evaluator computes
-        on demand). `condition` is a name or `not name`, fixed once set."""
-        self.emit(f"if {condition}:")
+    def sum(self, left: Code, right: Code, op: str) -> Code:
+        """Returns left + right or left - right (over a common denominator when needed)."""
+        if right.text == "0":
+            return left
+        if left.text == "0" and op == "+":
+            return right
+        if left.den == right.den:
+            return Code("num", f"({left.text} {op} {right.text})", left.den)
+        if right.whole:
+            den = self.hold(left.den)
+            return Code("num", f"({left.text} {op} {right.text} * {den})", den)
+        if left.whole:
+            den = self.hold(right.den)
+            return Code("num", f"({left.text} * {den} {op} {right.text})", den)
+        left_den, right_den = self.hold(left.den), self.hold(right.den)
+        return Code(
+            "num",
+            f"({left.text} * {right_den} {op} {right.text} * {left_den})",
+            f"({left_den} * {right_den})",
+        )
+
+    def quotient(self, left: Code, right: Code) -> Code:
+        """Returns left / right; a divisor that is not positive defers (zero is the
+        reference's error, and a negative one would need its sign moved)."""
+        if _is_integer(right.text) and _is_integer(right.den):
+            divisor = Fraction(int(right.text.strip("()")), int(right.den))
+            if divisor == 0:
+                raise Unsupported("a division by the constant zero")
+            sign = 1 if divisor > 0 else -1
+            inverse = Code(
+                "num", _int_text(sign * divisor.denominator), str(abs(divisor.numerator))
+            )
+            return _product(left, inverse)
+        divisor = self.held(right)
+        self.emit(f"if {divisor.text} <= 0: raise Defer")
+        return _product(left, Code("num", divisor.den, divisor.text))
+
+    def compare(self, op: str, left: Code, right: Code) -> Code:
+        """Returns the comparison of two values (cross-multiplied for fractions)."""
+        if left.kind != "num" or (left.whole and right.whole):
+            return Code("bool", f"({left.text} {op} {right.text})")
+        return Code(
+            "bool",
+            f"({_times(left.text, right.den)} {op} {_times(right.text, left.den)})",
+        )
+
+    def extreme(self, which: str, values: list[Code]) -> Code:
+        """Returns min(...) or max(...) of the values."""
+        if all(v.whole for v in values):
+            return Code("num", f"{which}({', '.join(v.text for v in values)})")
+        best = self.held(values[0])
+        for value in values[1:]:
+            value = self.held(value)
+            keep = self.hold(self.compare("<=" if which == "min" else ">=", best, value).text)
+            best = self.held(
+                Code(
+                    "num",
+                    f"({best.text} if {keep} else {value.text})",
+                    best.den
+                    if best.den == value.den
+                    else f"({best.den} if {keep} else {value.den})",
+                )
+            )
+        return best
+
+    def choice(
+        self, condition: Code, then: Callable[[], Code], otherwise: Callable[[], Code]
+    ) -> Code:
+        """Returns `then() if condition else otherwise()`; what a side needs is computed
+        inside an `if` block on that side only, and the blocks fold back into one conditional
+        expression when neither needs any statement."""
+        if condition.text in ("True", "False"):  # decided by a parameter or a reading
+            return then() if condition.text == "True" else otherwise()
+        test = condition.text
         start = len(self.lines)
-        self.guards = (*self.guards, condition)
-        try:
-            yield
-        finally:
-            self.guards = self.guards[:-1]
-            if len(self.lines) == start:
-                self.lines.pop()  # nothing to guard
-
-    def is_count(self, expr: ast.Expr) -> bool:
-        """True for a whole-number count: a count input or rule, or arithmetic on counts."""
-        statute = self.statute
-        if isinstance(expr, ast.Ref):
-            declared = statute.inputs.get(expr.name) or statute.definitions.get(expr.name)
-            return declared is not None and declared.type.kind == "count"
-        if isinstance(expr, ast.BinOp) and expr.op in ("+", "-", "*"):
-            return self.is_count(expr.left) and self.is_count(expr.right)
-        return False
+        self.emit(f"if {test}:")
+        self.guards = (*self.guards, test)
+        yes = then()
+        self.guards = self.guards[:-1]
+        middle = len(self.lines)
+        self.emit("else:")
+        self.guards = (*self.guards, f"not {test}")
+        no = otherwise()
+        self.guards = self.guards[:-1]
+        inline = middle == start + 1 and len(self.lines) == middle + 1
+        den_differs = yes.kind == "num" and no.kind == "num" and yes.den != no.den
+        if inline:
+            del self.lines[start:]
+            if not den_differs:
+                if yes.text == no.text:
+                    if "_missing(" in test:
+                        self.hold(test)  # evaluated, as the reference evaluates it
+                    return yes
+                if yes.kind == "bool" and (yes.text, no.text) == ("True", "False"):
+                    return Code("bool", test)
+                if yes.kind == "bool" and yes.text == "True":
+                    return Code("bool", f"({test} or {no.text})")
+                if yes.kind == "bool" and no.text == "False":
+                    return Code("bool", f"({test} and {yes.text})")
+                return Code(yes.kind, f"({yes.text} if {test} else {no.text})", yes.den)
+            test = self.hold(test)
+            return Code(
+                "num",
+                f"({yes.text} if {test} else {no.text})",
+                f"({yes.den} if {test} else {no.den})",
+            )
+        result = self.temporary()
+        indent = "    " * (len(self.guards) + 1)
+        lines_yes = [f"{indent}{result} = {yes.text}"]
+        lines_no = [f"{indent}{result} = {no.text}"]
+        den = yes.den
+        if den_differs:
+            den = f"{result}_d"
+            lines_yes.append(f"{indent}{den} = {yes.den}")
+            lines_no.append(f"{indent}{den} = {no.den}")
+        self.lines[middle:middle] = lines_yes
+        self.lines.extend(lines_no)
+        return Code(yes.kind, result, den)
 
     def is_money(self, expr: ast.Expr) -> bool:
         """True when an expression is an amount of money (held in cents)."""
@@ -365,9 +474,7 @@ class Generator:
             definition = statute.definitions.get(expr.name)
             return definition is not None and definition.type.kind == "money"
         if isinstance(expr, ast.BinOp):
-            if expr.op in ("+", "-"):
-                return self.is_money(expr.left) or self.is_money(expr.right)
-            if expr.op == "*":
+            if expr.op in ("+", "-", "*"):
                 return self.is_money(expr.left) or self.is_money(expr.right)
             return self.is_money(expr.left) and not self.is_money(expr.right)
         if isinstance(expr, ast.Neg):
@@ -376,95 +483,135 @@ class Generator:
             return self.is_money(expr.then) or self.is_money(expr.otherwise)
         return isinstance(expr, ast.BonusSum)
 
-    # ---- definitions ---------------------------------------------------------------------
-    def need(self, key: Key) -> str:
-        """Returns the variable of a definition, emitting its computation unless it is already
-        set under the current guards."""
-        variable = self.variable(key)
+    # ---- definitions -------------------------------------------------------------------------
+    def need(self, key: Key) -> Code:
+        """Returns the code of a definition's value, emitting its computation unless it is
+        already set under the current guards."""
         guards = frozenset(self.guards)
         found = self.emitted.get(key)
-        if found is not None and found <= guards:
-            return variable
-        self.emitted[key] = guards
+        if found is not None and found[0] <= guards:
+            return found[1]
         name, args = key
         definition = self.statute.definitions[name]
         bound = dict(zip((p.name for p in definition.params), args, strict=True))
         if isinstance(definition, ast.Rule):
-            self.rule(definition, bound, variable)
+            code = self.rule(definition, bound)
         else:
-            self.cases(definition, bound, variable)
-        return variable
+            code = self.cases(definition, bound)
+        if not _is_literal(code):
+            variable = self.variable(key)
+            if not _simple(code.text):
+                self.emit(f"{variable} = {code.text}")
+                code = Code(code.kind, variable, code.den)
+            if not _simple(code.den):
+                denominator = self.variable(key, "dd_")
+                self.emit(f"{denominator} = {code.den}")
+                code = Code(code.kind, code.text, denominator)
+        self.emitted[key] = (guards, code)
+        return code
 
-    def rule(self, rule: ast.Rule, bound: Mapping[str, Value], variable: str) -> None:
-        """Emits `variable = value`, or the zero of its type where its condition fails; what
-        only the value (or only one branch of an `if`) needs is computed only when needed."""
+    def rule(self, rule: ast.Rule, bound: Mapping[str, Value]) -> Code:
+        """Returns a rule's value, or the zero of its type where its condition fails."""
         assert rule.expr is not None
-        if rule.condition is not None:
-            condition = self.temporary(self.expr(rule.condition, bound))
-            if condition in ("True", "False"):  # decided by a parameter or a reading
-                value = self.branch(rule.expr, bound) if condition == "True" else None
-                self.emit(f"{variable} = {value or _zero(rule.type)}")
-                return
-            with self.guard(condition):
-                value = self.branch(rule.expr, bound)
-            self.emit(f"{variable} = ({value} if {condition} else {_zero(rule.type)})")
-            return
-        self.emit(f"{variable} = {self.branch(rule.expr, bound)}")
-
-    def branch(self, expr: ast.Expr, bound: Mapping[str, Value]) -> str:
-        """Returns the source of an expression; a top-level `if` computes what each branch
-        needs inside that branch only."""
-        if not isinstance(expr, ast.If):
-            return self.expr(expr, bound)
-        condition = self.temporary(self.expr(expr.condition, bound))
-        if condition in ("True", "False"):
-            return self.expr(expr.then if condition == "True" else expr.otherwise, bound)
-        with self.guard(condition):
-            then = self.expr(expr.then, bound)
-        with self.guard(f"not {condition}"):
-            otherwise = self.expr(expr.otherwise, bound)
-        return f"({then} if {condition} else {otherwise})"
-
-    def cases(self, cases: ast.Cases, bound: Mapping[str, Value], variable: str) -> None:
-        """Emits a piecewise definition: its conditions, the exclusivity check of `exclusive`
-        cases (two that hold defer to the reference evaluator), then the first case that
-        holds, or `otherwise`; what a case's value needs is computed only under its
-        condition."""
-        conditions = []
-        for index, case in enumerate(cases.cases):
-            if case.condition is None:
-                conditions.append("True")
-                continue
-            holds = f"{variable}_c{index}"
-            self.emit(f"{holds} = {self.expr(case.condition, bound)}")
-            conditions.append(holds)
-        exclusive_by_form = _exclusive_by_form(
-            [c.condition for c in cases.cases], self.statute, bound
+        value = rule.expr
+        if rule.condition is None:
+            return self.expr(value, bound)
+        zero = Code("bool", "False") if rule.type.kind == "bool" else Code("num", "0")
+        return self.choice(
+            self.expr(rule.condition, bound), lambda: self.expr(value, bound), lambda: zero
         )
-        if cases.order == "exclusive" and len(conditions) > 1 and not exclusive_by_form:
-            self.emit(f"if ({' + '.join(conditions)}) > 1: raise Defer")
-        branches = []
-        for index, case in enumerate(cases.cases):
-            if conditions[index] == "True":
-                value = self.expr(case.expr, bound)
-            else:
-                with self.guard(conditions[index]):
-                    value = self.expr(case.expr, bound)
-            branches.append((conditions[index], value))
-        otherwise = cases.otherwise
-        chain = self.expr(otherwise, bound) if otherwise is not None else "_missing()"
-        for condition, value in reversed(branches):
-            chain = f"({value} if {condition} else {chain})"
-        self.emit(f"{variable} = {chain}")
 
-    # ---- the function --------------------------------------------------------------------
+    def cases(self, cases: ast.Cases, bound: Mapping[str, Value]) -> Code:
+        """Returns a piecewise definition's value: the first case that holds, or `otherwise`.
+
+        Exclusive cases evaluate every condition, as the reference does, and two that hold at
+        once defer, unless their form proves they cannot (distinct enum members of one value,
+        a name and its negation, disjoint ranges of one number). Cases on distinct members
+        with constant values are a table lookup."""
+        conditions = [c.condition for c in cases.cases]
+        exclusive = cases.order == "exclusive"
+        lookup = self.lookup(cases, bound)
+        if lookup is not None:
+            return lookup
+        if not exclusive:
+            return self.chain(cases, bound, [None] * len(conditions))
+        held: list[Code | None] = []
+        proved = _exclusive_by_form(conditions, self.statute, bound) or _exclusive_by_ranges(
+            conditions, self.statute, bound
+        )
+        for index, condition in enumerate(conditions):
+            if condition is None:
+                held.append(Code("bool", "True"))
+                continue
+            code = self.expr(condition, bound)
+            if not proved or "_missing(" in code.text:
+                holder = f"h{index}_{self.temporary()}"
+                self.emit(f"{holder} = {code.text}")
+                code = Code("bool", holder)
+            held.append(code)
+        if not proved and len(conditions) > 1:
+            self.emit(f"if ({' + '.join(c.text for c in held if c)}) > 1: raise Defer")
+        return self.chain(cases, bound, held)
+
+    def chain(self, cases: ast.Cases, bound: Mapping[str, Value], held: list[Code | None]) -> Code:
+        """Returns the first case that holds (conditions not yet computed are computed in
+        order, each only when those before it failed), else `otherwise`."""
+
+        def from_index(index: int) -> Code:
+            if index == len(cases.cases):
+                if cases.otherwise is not None:
+                    return self.expr(cases.otherwise, bound)
+                return Code("num", "_missing()")
+            case = cases.cases[index]
+            condition = held[index]
+            if condition is None:
+                condition = (
+                    Code("bool", "True")
+                    if case.condition is None
+                    else self.expr(case.condition, bound)
+                )
+            return self.choice(
+                condition, lambda: self.expr(case.expr, bound), lambda: from_index(index + 1)
+            )
+
+        return from_index(0)
+
+    def lookup(self, cases: ast.Cases, bound: Mapping[str, Value]) -> Code | None:
+        """Returns a table lookup for cases `x = m1`, `x = m2` ... on one value with distinct
+        enum members and constant values (None when the cases are not of that form)."""
+        conditions = [c.condition for c in cases.cases]
+        if len(conditions) < 2 or not _exclusive_by_form(conditions, self.statute, bound):
+            return None
+        if not all(isinstance(c, ast.Compare) for c in conditions):
+            return None
+        values = [_constant_value(c.expr, bound) for c in cases.cases]
+        default = None if cases.otherwise is None else _constant_value(cases.otherwise, bound)
+        if any(v is None for v in values) or (cases.otherwise is not None and default is None):
+            return None
+        kinds = {type(v) for v in [*values, default] if v is not None}
+        if len(kinds) != 1:
+            return None
+        subject = self.expr(conditions[0].left, bound)  # type: ignore[union-attr]
+        members = [c.right.name for c in conditions]  # type: ignore[union-attr]
+        table = self.constant(dict(zip(members, values, strict=True)))
+        kind = "str" if kinds == {str} else "num"
+        if default is None:
+            return Code(kind, f"{table}[{subject.text}]")  # no case: KeyError, and it defers
+        return Code(kind, f"{table}.get({subject.text}, {default!r})")
+
+    # ---- the function ------------------------------------------------------------------------
     def source(self) -> str:
         """Returns the module source defining `evaluate(inputs) -> {result: value}`."""
         results = []
         for name in self.statute.result_names:
-            variable = self.need((name, ()))
+            code = self.need((name, ()))
             kind = self.statute.definitions[name].type.kind
-            value = f"_dollars({variable})" if kind == "money" else variable
+            if kind == "money":
+                value = f"_ratio({code.text}, {_times(code.den, str(CENTS))})"
+            elif kind in ("number", "share"):  # a Fraction, as the reference gives
+                value = f"_ratio({code.text}, {code.den})"
+            else:
+                value = code.text
             results.append(f"{_identifier(name)!r}: {value}")
         names = sorted(self.inputs_used)
         body = []
@@ -478,16 +625,81 @@ class Generator:
                 else f"    {targets} = {fetch}(inputs)"
             )
         for name in names:
-            kind = self.statute.inputs[name].type.kind
+            declared = self.statute.inputs[name]
+            kind = declared.type.kind
             variable = _identifier("i_" + name)
             if kind == "money":
                 # Whole cents: integer arithmetic, exact and fast.
-                body.append(f"    {variable} = _cents({variable})")
+                if declared.optional:
+                    body.append(f"    if {variable} is not None: {variable} = _cents({variable})")
+                else:
+                    # Whole dollars (the usual case) need no call.
+                    whole = f"{variable}.{_DENOMINATOR} == 1"
+                    body.append(
+                        f"    {variable} = ({variable}.{_NUMERATOR} * {CENTS} if {whole} "
+                        f"else _cents({variable}))"
+                    )
             elif kind in ("number", "share"):
-                body.append(f"    {variable} = _whole({variable})")
+                parts = f"in_{name}, id_{name}"
+                read = f"{variable}.{_NUMERATOR}, {variable}.{_DENOMINATOR}"
+                if declared.optional:
+                    read = f"({read}) if {variable} is not None else (None, 1)"
+                body.append(f"    {parts} = {read}")
         body += [f"    {line}" for line in self.lines]
         body.append(f"    return {{{', '.join(results)}}}")
         return "def evaluate(inputs):\n" + "\n".join(body) + "\n"
+
+
+def _times(text: str, factor: str) -> str:
+    """Returns the source of text * factor (nothing to multiply when the factor is 1)."""
+    return text if factor == "1" else f"{text} * {factor}"
+
+
+def _product(left: Code, right: Code) -> Code:
+    """Returns left * right: numerators and denominators multiplied, unreduced."""
+    if left.text == "0" or right.text == "0":
+        return Code("num", "0")
+    if right.text == "1":
+        numerator = left.text
+    elif left.text == "1":
+        numerator = right.text
+    else:
+        numerator = f"({left.text} * {right.text})"
+    if left.whole:
+        den = right.den
+    elif right.whole:
+        den = left.den
+    else:
+        den = f"({left.den} * {right.den})"
+    return Code("num", numerator, den)
+
+
+def _literal_code(expr: ast.Literal) -> Code:
+    """Returns the code of a literal: money in cents, a fraction as its two parts."""
+    value = expr.value
+    if isinstance(value, bool):
+        return Code("bool", repr(value))
+    if expr.unit == "money":
+        value = value * CENTS
+    return Code("num", _int_text(value.numerator), str(value.denominator))
+
+
+def _parameter_code(value: Value) -> Code:
+    """Returns the code of a parameter value or enum member (bools, plain identifiers)."""
+    if isinstance(value, bool):
+        return Code("bool", repr(value))
+    if isinstance(value, str):
+        return Code("str", repr(_identifier(value)))
+    raise Unsupported(f"parameter value {value!r}")
+
+
+def _constant_value(expr: ast.Expr, bound: Mapping[str, Value]) -> int | str | None:
+    """Returns a case's value when it is a constant of the arithmetic (whole cents, a whole
+    number) or an enum member; else None."""
+    if isinstance(expr, ast.Literal) and not isinstance(expr.value, bool):
+        scaled = expr.value * CENTS if expr.unit == "money" else expr.value
+        return scaled.numerator if scaled.denominator == 1 else None
+    return None
 
 
 def _identifier(text: str) -> str:
@@ -498,31 +710,10 @@ def _identifier(text: str) -> str:
     return text
 
 
-def _literal(value: Value) -> str:
-    """Returns the source of a parameter value or enum member (bools, plain identifiers)."""
-    if isinstance(value, bool):
-        return repr(value)
-    if isinstance(value, str):
-        return repr(_identifier(value))
-    raise Unsupported(f"parameter value {value!r}")
-
-
 def _arg_name(value: Value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value).replace("-", "_")
-
-
-def _zero(type_: ast.Type) -> str:
-    return "False" if type_.kind == "bool" else "0"
-
-
-def _fraction_literal(expr: ast.Expr) -> Fraction | None:
-    """Returns the value of a literal amount that is not whole, else None."""
-    literal = isinstance(expr, ast.Literal) and not isinstance(expr.value, bool)
-    if literal and expr.value.denominator != 1:  # type: ignore[attr-defined, union-attr]
-        return expr.value  # type: ignore[attr-defined, return-value]
-    return None
 
 
 def _exclusive_by_form(
@@ -562,27 +753,84 @@ def _exclusive_by_form(
     return len(names) == 1 and len(set(members)) == len(members)
 
 
-def _scaled_fraction(expr: ast.Expr) -> Fraction | None:
-    """Returns a literal's value in the arithmetic's units (cents for money) when it is not
-    whole, else None."""
-    value = _fraction_literal(expr)
-    if value is None:
+Bound = tuple[Fraction, bool]  # a limit and whether it is included
+
+
+def _exclusive_by_ranges(
+    conditions: list[ast.Expr | None], statute: ast.Statute, bound: Mapping[str, Value]
+) -> bool:
+    """True when each condition bounds one and the same number by constants (`n >= 251 and
+    n <= 400`, `n > 1000`) and no two of the ranges overlap."""
+    if len(conditions) < 2 or any(c is None for c in conditions):
+        return False
+    ranges = []
+    subjects = set()
+    for condition in conditions:
+        found = _range(condition, statute, bound)  # type: ignore[arg-type]
+        if found is None:
+            return False
+        subject, low, high = found
+        subjects.add(subject)
+        ranges.append((low, high))
+    if len(subjects) != 1:
+        return False
+    for index, (low, high) in enumerate(ranges):
+        for other_low, other_high in ranges[index + 1 :]:
+            if not _disjoint(_tighter(low, other_low, max), _tighter(high, other_high, min)):
+                return False
+    return True
+
+
+def _range(
+    expr: ast.Expr, statute: ast.Statute, bound: Mapping[str, Value]
+) -> tuple[str, Bound | None, Bound | None] | None:
+    """Returns (name, lower limit, upper limit) of a conjunction of comparisons of one
+    number with constants; None when the condition has another form."""
+    if isinstance(expr, ast.BoolOp) and expr.op == "and":
+        left = _range(expr.left, statute, bound)
+        right = _range(expr.right, statute, bound)
+        if left is None or right is None or left[0] != right[0]:
+            return None
+        return left[0], _tighter(left[1], right[1], max), _tighter(left[2], right[2], min)
+    if not (
+        isinstance(expr, ast.Compare)
+        and isinstance(expr.left, ast.Ref)
+        and expr.left.name not in bound
+        and isinstance(expr.right, ast.Literal)
+        and not isinstance(expr.right.value, bool)
+    ):
         return None
-    assert isinstance(expr, ast.Literal)
-    scaled = value * CENTS if expr.unit == "money" else value
-    return scaled if scaled.denominator != 1 else None
-
-
-def _whole_literal(expr: ast.Expr) -> Fraction | None:
-    """Returns a literal's value in the arithmetic's units when it is whole, else None."""
-    if not isinstance(expr, ast.Literal) or isinstance(expr.value, bool):
+    declared = statute.inputs.get(expr.left.name) or statute.definitions.get(expr.left.name)
+    if declared is None or not declared.type.is_numeric:
         return None
-    scaled = expr.value * CENTS if expr.unit == "money" else expr.value
-    return Fraction(scaled) if scaled.denominator == 1 else None
+    # Money literals and money values are compared in the same unit (dollars here).
+    if (declared.type.kind == "money") != (expr.right.unit == "money"):
+        return None
+    limit = expr.right.value
+    name = expr.left.name
+    if expr.op in (">", ">="):
+        return name, (limit, expr.op == ">="), None
+    if expr.op in ("<", "<="):
+        return name, None, (limit, expr.op == "<=")
+    if expr.op == "=":
+        return name, (limit, True), (limit, True)
+    return None
 
 
-def _is_one(expr: ast.Expr) -> bool:
-    return isinstance(expr, ast.Literal) and not isinstance(expr.value, bool) and expr.value == 1
+def _tighter(a: Bound | None, b: Bound | None, pick: Callable[..., Fraction]) -> Bound | None:
+    """Returns the tighter of two limits (`pick` is max for lower limits, min for upper)."""
+    if a is None or b is None:
+        return a or b
+    if a[0] != b[0]:
+        return a if pick(a[0], b[0]) == a[0] else b
+    return (a[0], a[1] and b[1])
+
+
+def _disjoint(low: Bound | None, high: Bound | None) -> bool:
+    """True when no number lies between a lower and an upper limit."""
+    if low is None or high is None:
+        return False
+    return low[0] > high[0] or (low[0] == high[0] and not (low[1] and high[1]))
 
 
 _CACHE: dict[tuple[int, tuple[str, ...]], tuple[ast.Statute, FastFunction | None]] = {}
@@ -624,13 +872,9 @@ def fast_function(statute: ast.Statute, readings: Mapping[str, str]) -> FastFunc
     else:
         namespace: dict[str, object] = {
             "Defer": Defer,
-            "_whole": _whole,
-            "_divide": _divide,
             "_missing": _missing,
             "_cents": _cents,
-            "_times": _times,
-            "_product": _product,
-            "_dollars": _dollars,
+            "_ratio": _ratio,
             **generator.constants,
         }
         digest = hashlib.sha256(source.encode()).hexdigest()[:12]

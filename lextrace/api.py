@@ -18,7 +18,6 @@ import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 
 from .dsl import ast
@@ -93,11 +92,6 @@ class Statute:
         self.readings_used = _readings_used(statute)
         self._last_selection: tuple[dict[str, str], FastFunction | None, dict[str, str]] | None
         self._last_selection = None
-        self._rational_results = [
-            name
-            for name in statute.result_names
-            if statute.definitions[name].type.kind in ("number", "share")
-        ]
 
     def _selection(self, selected: dict[str, str]) -> tuple[FastFunction | None, dict[str, str]]:
         """Returns the fast function and the readings-used record of a selection; the last
@@ -171,11 +165,7 @@ class Statute:
             except Exception:
                 pass
             else:
-                values = found
-                for name in self._rational_results:
-                    # The same types as the reference evaluator (money comes back a Fraction).
-                    values[name] = Fraction(values[name])
-                return Result(self.ast, values, used, inputs, None)
+                return Result(self.ast, found, used, inputs, None)
         evaluation: Evaluation = evaluate(self.program, inputs, selected, tracing=trace)
         values = {name: evaluation.memo[(name, ())] for name in self.ast.result_names}
         return Result(
