@@ -633,11 +633,12 @@ class Generator:
                 if declared.optional:
                     body.append(f"    if {variable} is not None: {variable} = _cents({variable})")
                 else:
-                    # Whole dollars (the usual case) need no call.
-                    whole = f"{variable}.{_DENOMINATOR} == 1"
+                    # An amount with at most two decimals (the usual case) needs no call.
+                    numerator = f"{variable}.{_NUMERATOR}"
+                    denominator = f"{variable}.{_DENOMINATOR}"
                     body.append(
-                        f"    {variable} = ({variable}.{_NUMERATOR} * {CENTS} if {whole} "
-                        f"else _cents({variable}))"
+                        f"    {variable} = ({numerator} * {CENTS} // {denominator} "
+                        f"if {CENTS} % {denominator} == 0 else _cents({variable}))"
                     )
             elif kind in ("number", "share"):
                 parts = f"in_{name}, id_{name}"
