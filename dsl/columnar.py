@@ -17,9 +17,11 @@ row it cannot do exactly is never guessed.
 
 from __future__ import annotations
 
+import ctypes
 import math
+import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -40,6 +42,37 @@ _COMPARE = {
     ">": np.greater,
     ">=": np.greater_equal,
 }
+
+
+def keep_freed_memory() -> bool:
+    """Asks the C allocator (glibc) to keep freed blocks for reuse; returns True when it could.
+
+    Every column operation allocates an array of a chunk's size. By default glibc hands blocks
+    that large back to the system when they are freed, and the next one costs a page fault per
+    page: more time than the arithmetic itself. Kept, they are reused at once.
+
+    The setting is the whole process's, so the commands that run the columnar evaluator
+    (`batch`, `impact`) ask for it; a program that embeds the evaluator decides for itself."""
+    global _MEMORY_KEPT
+    if _MEMORY_KEPT is None:
+        _MEMORY_KEPT = False
+        if sys.platform.startswith("linux"):
+            try:
+                libc = ctypes.CDLL(None)
+                mallopt = libc.mallopt
+            except (OSError, AttributeError):
+                return False
+            mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+            mmap_threshold, trim_threshold = -3, -1  # glibc's M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
+            _MEMORY_KEPT = bool(
+                mallopt(mmap_threshold, _KEPT_BLOCK) and mallopt(trim_threshold, _KEPT_TOTAL)
+            )
+    return _MEMORY_KEPT
+
+
+_MEMORY_KEPT: bool | None = None
+_KEPT_BLOCK = 1 << 25  # blocks up to 32 MiB come from the heap, not from their own mapping
+_KEPT_TOTAL = 1 << 29  # up to 512 MiB free at the heap's top is kept rather than returned
 
 
 class Unsupported(Exception):
@@ -111,13 +144,11 @@ class Code:
 Col = Num | Flag | Code
 
 
-def _magnitude(a: Array | int) -> float:
-    """Returns the largest magnitude in a column (or of a number), as a float."""
-    if isinstance(a, int):
-        return float(abs(a))
-    if a.size == 0:
-        return 0.0
-    return max(float(a.max()), -float(a.min()))
+def _divmod(a: Array | int, b: Array | int) -> tuple[Array | int, Array | int]:
+    """Returns floor division and remainder (numpy's divmod on int64 is several times slower
+    than a floor division, a product and a difference)."""
+    q = a // b
+    return q, a - q * b
 
 
 def _or(a: Mask, b: Mask) -> Mask:
@@ -143,8 +174,29 @@ class Chunk:
         self.memo: dict[tuple[str, tuple[Value, ...]], Col] = {}
         self.bad: Array = np.zeros(size, dtype=bool)
         self.den_values: dict[int, Array | int] = {}
+        self.bounds: dict[int, tuple[Array, int]] = {}
 
     # ---- checked integer arithmetic ---------------------------------------------------------
+    def bound(self, a: Array | int) -> int:
+        """Returns a bound on the magnitude of every row of a column (or of a number): the one
+        noted when the column was made, else its largest magnitude (then noted)."""
+        if not isinstance(a, np.ndarray):
+            return abs(int(a))
+        if a.dtype == np.bool_:
+            return 1
+        noted = self.bounds.get(id(a))
+        if noted is not None and noted[0] is a:
+            return noted[1]
+        found = 0 if a.size == 0 else max(int(a.max()), -int(a.min()))
+        self.bounds[id(a)] = (a, found)
+        return found
+
+    def note(self, a: Array | int, bound: int) -> Array | int:
+        """Notes a bound on the magnitude of a new column's rows; returns the column."""
+        if isinstance(a, np.ndarray):
+            self.bounds[id(a)] = (a, bound)
+        return a
+
     def product(self, a: Array | int, b: Array | int) -> tuple[Array | int, Mask]:
         """Returns a * b and the rows where the product could leave the int64 range."""
         if isinstance(a, int) and isinstance(b, int):
@@ -152,17 +204,25 @@ class Chunk:
         if (isinstance(a, int) and abs(a) <= 1) or (isinstance(b, int) and abs(b) <= 1):
             return a * b, False
         # Bounded as a whole (the usual case), no row can overflow: skip the row-wise check.
-        if _magnitude(a) * _magnitude(b) < _LIMIT:
-            return np.multiply(a, b), False
+        bound = self.bound(a) * self.bound(b)
+        if bound < _LIMIT:
+            return self.note(np.multiply(a, b), bound), False
         estimate = np.abs(np.asarray(a, dtype=np.float64)) * np.abs(np.asarray(b, dtype=np.float64))
         with np.errstate(over="ignore"):
             return np.multiply(a, b), estimate >= _LIMIT
 
     def large(self, a: Array | int) -> Mask:
         """Returns the rows where a sum could grow out of range in a later operation."""
-        if _magnitude(a) < _LIMIT:
+        if self.bound(a) < _LIMIT:
             return False
         return np.abs(a) >= 2**62
+
+    def sum(self, a: Array | int, b: Array | int, sign: int) -> Array | int:
+        """Returns a + b (sign 1) or a - b (sign -1), its bound noted when both are known
+        to stay far inside the int64 range (else `large` measures it)."""
+        total = a + b if sign > 0 else a - b
+        bound = self.bound(a) + self.bound(b)
+        return self.note(total, bound) if bound < _LIMIT else total
 
     def den_value(self, den: Den) -> tuple[Array | int, Mask]:
         """Returns the value of a denominator, and the rows where it is too large."""
@@ -201,7 +261,7 @@ class Chunk:
     def add(self, a: Num, b: Num, sign: int) -> Num:
         """Returns a + b (sign 1) or a - b (sign -1)."""
         den, ra, rb, bad = self.aligned(a, b)
-        q = a.q + b.q if sign > 0 else a.q - b.q
+        q = self.sum(a.q, b.q, sign)
         bad = _or(bad, self.large(q))
         if den.whole:
             return Num(q, 0, den, a.scale, _or(_or(a.bad, b.bad), bad))
@@ -209,10 +269,10 @@ class Chunk:
         r = ra + rb if sign > 0 else ra - rb
         if sign > 0:
             carry = r >= value
-            q, r = q + carry, r - carry * value
+            q, r = self.sum(q, carry, 1), r - carry * value
         else:
             borrow = r < 0
-            q, r = q - borrow, r + borrow * value
+            q, r = self.sum(q, borrow, -1), r + borrow * value
         return Num(q, r, den, a.scale, _or(_or(a.bad, b.bad), _or(bad, over)))
 
     def multiply(self, a: Num, b: Num) -> Num:
@@ -226,10 +286,13 @@ class Chunk:
             bad = _or(bad, over)
             if b.den.whole:
                 return self._rescale(Num(q, 0, Den(), scale, bad), a.scale, b.scale)
+            if isinstance(a.q, int) and a.q in (0, 1):  # the remainder stays below the den
+                return self._rescale(Num(q, b.r * a.q, b.den, scale, bad), a.scale, b.scale)
             carried, over = self.product(b.r, a.q)
             value, over_den = self.den_value(b.den)
-            extra, rest = np.divmod(carried, value)
-            q = q + extra
+            extra, rest = _divmod(carried, value)
+            # The denominator is at least 1: the quotient is no larger than the dividend.
+            q = self.sum(q, self.note(extra, self.bound(carried)), 1)
             bad = _or(bad, _or(_or(over, over_den), self.large(q)))
             return self._rescale(Num(q, rest, b.den, scale, bad), a.scale, b.scale)
         na, bad_a = self.numerator(a)
@@ -237,7 +300,7 @@ class Chunk:
         n, over = self.product(na, nb)
         den = Den(a.den.const * b.den.const, a.den.factors + b.den.factors)
         value, over_den = self.den_value(den)
-        q, r = np.divmod(n, value)
+        q, r = _divmod(n, value)
         bad = _or(_or(bad, _or(bad_a, bad_b)), _or(over, over_den))
         return self._rescale(Num(q, r, den, scale, bad), a.scale, b.scale)
 
@@ -269,13 +332,20 @@ class Chunk:
         shared = math.gcd(a.den.const, b.den.const)
         db_value, bad_db = self.den_value(Den(b.den.const // shared, tuple(db_factors)))
         numerator, over = self.product(na, db_value)
-        zero = nb == 0
-        sign = np.where(np.asarray(nb) < 0, -1, 1)
-        divisor = np.where(zero, 1, np.abs(nb))
-        numerator = numerator * sign
-        den = Den(a.den.const // shared, (*da_factors, divisor))
+        zero: Mask
+        if isinstance(nb, int) and nb > 0:
+            zero, den = False, Den(a.den.const // shared * nb, tuple(da_factors))
+        elif isinstance(nb, np.ndarray) and nb.size and int(nb.min()) > 0:
+            # Every divisor positive (amounts with a lower bound): no sign, no zero to mend.
+            zero, den = False, Den(a.den.const // shared, (*da_factors, nb))
+        else:
+            zero = nb == 0
+            sign = np.where(np.asarray(nb) < 0, -1, 1)
+            divisor = np.where(zero, 1, np.abs(nb))
+            numerator = numerator * sign
+            den = Den(a.den.const // shared, (*da_factors, divisor))
         value, over_den = self.den_value(den)
-        q, r = np.divmod(numerator, value)
+        q, r = _divmod(numerator, value)
         bad = _or(_or(a.bad, b.bad), _or(_or(bad_a, bad_b), _or(bad_db, over)))
         bad = _or(bad, _or(over_den, zero))
         return Num(q, r, den, scale, bad)
@@ -322,23 +392,122 @@ class Chunk:
         """Returns `then` where the condition holds, else `otherwise` (each row's errors are
         those of the branch it takes, as the reference evaluator computes on demand)."""
         c = condition.value
+        if not isinstance(c, np.ndarray) or c.ndim == 0:
+            # A condition known for every row (a reading, a parameter): one branch is taken.
+            taken = then if bool(c) else otherwise
+            return replace(taken, bad=_or(condition.bad, taken.bad))
         bad = _or(condition.bad, _branch_bad(c, then.bad, otherwise.bad))
         if isinstance(then, Num) and isinstance(otherwise, Num):
             den, rt, ro, over = self.aligned(then, otherwise)
-            q = np.where(c, then.q, otherwise.q)
-            r = 0 if den.whole else np.where(c, rt, ro)
+            q = _select(c, then.q, otherwise.q)
+            r = 0 if den.whole else _select(c, rt, ro)
             return Num(q, r, den, then.scale, _or(bad, over))
         if isinstance(then, Flag) and isinstance(otherwise, Flag):
-            return Flag(np.where(c, then.value, otherwise.value), bad)
+            return Flag(_select_flag(c, then.value, otherwise.value), bad)
         if isinstance(then, Code) and isinstance(otherwise, Code):
-            return Code(np.where(c, then.value, otherwise.value), bad)
+            return Code(np.where(c, _code(then.value), _code(otherwise.value)), bad)
         raise Unsupported("branches of different kinds")
+
+
+def _extreme(name: str, a: Col, b: Col) -> Num | None:
+    """Returns min or max of two whole numbers of one unit (None for other columns): every
+    argument is evaluated, so every argument's errors count."""
+    if not (isinstance(a, Num) and isinstance(b, Num) and a.den.whole and b.den.whole):
+        return None
+    if a.scale != b.scale:
+        raise Unsupported("values of different units meet")
+    pick = np.minimum if name == "min" else np.maximum
+    if isinstance(a.q, int) and isinstance(b.q, int):
+        q: Array | int = int(pick(a.q, b.q))
+    else:
+        q = pick(a.q, b.q)
+    return Num(q, 0, Den(), a.scale, _or(a.bad, b.bad))
+
+
+def _select(c: Array, then: Array | int, otherwise: Array | int) -> Array | int:
+    """Returns `then` where c holds, else `otherwise` (a multiplication by the condition
+    where one side is zero: cheaper than np.where)."""
+    if isinstance(then, int) and isinstance(otherwise, int):
+        if then == otherwise:
+            return then
+        if otherwise == 0:
+            return c * np.int64(then)
+        if then == 0:
+            return np.logical_not(c) * np.int64(otherwise)
+    elif isinstance(otherwise, int) and otherwise == 0 and then.dtype == np.int64:
+        return then * c
+    elif isinstance(then, int) and then == 0 and otherwise.dtype == np.int64:
+        return otherwise * np.logical_not(c)
+    return np.where(c, then, otherwise)
+
+
+def _code(value: Array | int) -> Array | np.int16:
+    """Returns member codes as int16 (a quarter of the memory of int64 codes)."""
+    return np.int16(value) if isinstance(value, int) else value
+
+
+def _select_flag(c: Array, then: Array | bool, otherwise: Array | bool) -> Array | bool:
+    """Returns `then` where c holds, else `otherwise`, for boolean columns."""
+    if isinstance(then, bool | np.bool_) and isinstance(otherwise, bool | np.bool_):
+        if then == otherwise:
+            return bool(then)
+        return c.copy() if then else np.logical_not(c)
+    return (c & then) | (np.logical_not(c) & otherwise)
+
+
+def _same_ref(a: ast.Expr, b: ast.Expr) -> bool:
+    return isinstance(a, ast.Ref) and isinstance(b, ast.Ref) and a.name == b.name
+
+
+def _member_table(
+    codes: Mapping[str, int],
+    chosen: Sequence[str],
+    values: Sequence[Col],
+    cases: ast.Cases,
+    key: Code,
+) -> Col | None:
+    """Returns the value of member cases for each row, looked up by the key's code: the first
+    case naming the member (exclusive cases naming it twice, or none without `otherwise`,
+    defer the row). None when the values are not whole constants of one kind."""
+    otherwise = values[len(chosen)] if cases.otherwise is not None else None
+    if all(isinstance(v, Code) and isinstance(v.value, int) for v in values):
+        entries = [int(v.value) for v in values]  # type: ignore[union-attr]
+    elif all(
+        isinstance(v, Num) and v.den.whole and isinstance(v.q, int) and v.scale == values[0].scale
+        for v in values
+    ):
+        entries = [int(v.q) for v in values]  # type: ignore[union-attr]
+    else:
+        return None
+    size = max(codes.values(), default=0) + 1
+    table = np.zeros(size, dtype=np.int64 if isinstance(values[0], Num) else np.int16)
+    deferred = np.zeros(size, dtype=bool)
+    for code in range(size):
+        naming = [i for i, member in enumerate(chosen) if codes[member] == code]
+        if naming:
+            table[code] = entries[naming[0]]
+            deferred[code] = cases.order == "exclusive" and len(naming) > 1
+        elif otherwise is not None:
+            table[code] = entries[-1]
+        else:
+            deferred[code] = True
+    index = np.asarray(key.value, dtype=np.intp)
+    bad = _or(key.bad, deferred[index] if deferred.any() else False)
+    if isinstance(values[0], Num):
+        return Num(table[index], 0, Den(), values[0].scale, bad)
+    return Code(table[index], bad)
 
 
 def _branch_bad(c: Array | bool, then_bad: Mask, otherwise_bad: Mask) -> Mask:
     if then_bad is False and otherwise_bad is False:
         return False
-    return np.where(c, then_bad, otherwise_bad)
+    if not isinstance(c, np.ndarray) or c.ndim == 0:
+        return then_bad if bool(c) else otherwise_bad
+    if otherwise_bad is False:
+        return c & then_bad
+    if then_bad is False:
+        return np.logical_not(c) & otherwise_bad
+    return (c & then_bad) | (np.logical_not(c) & otherwise_bad)
 
 
 class Engine:
@@ -392,6 +561,10 @@ class Engine:
                 values = [self.expr(chunk, a, bound, scale) for a in expr.args]
                 result = values[0]
                 for value in values[1:]:
+                    extreme = _extreme(expr.name, result, value)
+                    if extreme is not None:
+                        result = extreme
+                        continue
                     keep = chunk.compare("<=" if expr.name == "min" else ">=", result, value)
                     chosen = chunk.choose(keep, result, value)
                     # min/max evaluate every argument: every error counts.
@@ -520,6 +693,9 @@ class Engine:
     def cases(self, chunk: Chunk, cases: ast.Cases, bound: Mapping[str, Value], scale: int) -> Col:
         """Returns a piecewise definition: the first case that holds (exclusive cases that
         both hold, or none without `otherwise`, defer the row)."""
+        looked_up = self.member_cases(chunk, cases, bound, scale)
+        if looked_up is not None:
+            return looked_up
         conditions: list[Flag] = []
         values: list[Col] = []
         for case in cases.cases:
@@ -546,6 +722,66 @@ class Engine:
             for condition in conditions:  # every condition is evaluated
                 result.bad = _or(result.bad, condition.bad)
         return result
+
+    def member_cases(
+        self, chunk: Chunk, cases: ast.Cases, bound: Mapping[str, Value], scale: int
+    ) -> Col | None:
+        """Returns cases of constants chosen by which member one enum value is (`x = m1`,
+        `x = m2`...) as a table indexed by the member's code, or None for other cases."""
+        subject: ast.Expr | None = None
+        chosen: list[str] = []
+        for case in cases.cases:
+            test = self.member_test(case.condition, bound)
+            if test is None or (subject is not None and not _same_ref(subject, test[0])):
+                return None
+            subject, member = test
+            chosen.append(member)
+        pieces = [case.expr for case in cases.cases]
+        if cases.otherwise is not None:
+            pieces.append(cases.otherwise)
+        if subject is None or not all(self.is_constant(piece, bound) for piece in pieces):
+            return None
+        values = [self.expr(chunk, piece, bound, scale) for piece in pieces]
+        key = self.expr(chunk, subject, bound, 1)
+        if not isinstance(key, Code) or not isinstance(key.value, np.ndarray):
+            return None
+        return _member_table(self.codes, chosen, values, cases, key)
+
+    def member_test(
+        self, condition: ast.Expr | None, bound: Mapping[str, Value]
+    ) -> tuple[ast.Ref, str] | None:
+        """Returns (the value, the member) of a condition `value = member`, else None."""
+        if not (isinstance(condition, ast.Compare) and condition.op == "="):
+            return None
+        for subject, member in (
+            (condition.left, condition.right),
+            (condition.right, condition.left),
+        ):
+            if (
+                isinstance(subject, ast.Ref)
+                and not self.is_member(subject, bound)
+                and self.is_member(member, bound)
+            ):
+                assert isinstance(member, ast.Ref)
+                return subject, member.name
+        return None
+
+    def is_member(self, expr: ast.Expr, bound: Mapping[str, Value]) -> bool:
+        """True for a reference to an enum member by name."""
+        statute = self.statute
+        return (
+            isinstance(expr, ast.Ref)
+            and expr.name not in bound
+            and expr.name not in statute.inputs
+            and expr.name not in statute.definitions
+            and expr.name in self.codes
+        )
+
+    def is_constant(self, expr: ast.Expr, bound: Mapping[str, Value]) -> bool:
+        """True for a numeric literal or an enum member."""
+        if isinstance(expr, ast.Literal):
+            return not isinstance(expr.value, bool)
+        return self.is_member(expr, bound)
 
     def zero(self, type_: ast.Type) -> Col:
         """Returns the value of a rule whose condition fails."""
@@ -604,6 +840,8 @@ def cents(column: Num, size: int) -> Array:
         value = value * factor
     r = np.broadcast_to(np.asarray(column.r, dtype=np.int64), (size,))
     positive_round = q + (2 * r >= value)
+    if size == 0 or q.min() >= 0:  # no negative amount (the usual case): nothing to mend
+        return positive_round
     # For a negative value -(|v|): |v| = (-q - 1) + (value - r) / value when r > 0.
     negative_round = -((-q - 1) + (2 * (value - r) >= value))
     negative = (q < 0) & (r > 0)

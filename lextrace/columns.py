@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import decimal
 import difflib
+import functools
 import re
 from collections.abc import Mapping
 from fractions import Fraction
@@ -52,6 +53,12 @@ def _filled(array: pa.Array, value: object) -> pa.Array:
     return array if array.null_count == 0 else array.fill_null(value)
 
 
+def _bits(buffer: pa.Buffer, offset: int, size: int) -> Array:
+    """Returns `size` bits of an Arrow bitmap from bit `offset`, as booleans."""
+    raw = np.frombuffer(buffer, dtype=np.uint8, count=(offset + size + 7) // 8)
+    return np.unpackbits(raw, bitorder="little", count=offset + size)[offset:].view(bool)
+
+
 def _int64(array: pa.Array) -> tuple[Array, Array]:
     """Returns an integer column as int64 and the rows beyond its range (set to 0 here; the
     scalar path reads them)."""
@@ -65,14 +72,24 @@ def _int64(array: pa.Array) -> tuple[Array, Array]:
 
 
 def _missing(array: pa.Array) -> Array:
+    """Returns the rows where the array holds null."""
     if array.null_count == 0:
         return np.zeros(len(array), dtype=bool)
-    return np.asarray(array.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+    validity = array.buffers()[0]
+    if validity is None or pa.types.is_dictionary(array.type):
+        return np.asarray(array.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+    return np.logical_not(_bits(validity, array.offset, len(array)))
 
 
-def _decimal_units(array: pa.Array, scale: int) -> tuple[Num, Array]:
+def _flags(array: pa.Array, missing: Array) -> Array:
+    """Returns a boolean array's values, False where null."""
+    values = _bits(array.buffers()[1], array.offset, len(array))
+    return values & np.logical_not(missing) if array.null_count else values.copy()
+
+
+def _decimal_units(array: pa.Array, scale: int, missing: Array) -> tuple[Num, Array]:
     """Returns a decimal column as an exact Num in base units (cents for money), and the rows
-    whose value does not fit int64 (handed to the scalar path)."""
+    whose value does not fit int64 (handed to the scalar path). Null rows read as 0."""
     array = (
         array.cast(pa.decimal128(38, array.type.scale)) if array.type.bit_width != 128 else array
     )
@@ -80,54 +97,97 @@ def _decimal_units(array: pa.Array, scale: int) -> tuple[Num, Array]:
     buffers = array.buffers()
     words = np.frombuffer(buffers[1], dtype=np.int64, count=2 * (len(array) + array.offset))
     words = words[2 * array.offset :].reshape(-1, 2)
-    low, high = words[:, 0], words[:, 1]
-    unscaled = low.copy()
-    too_large = high != (low >> 63)
+    unscaled, high = words[:, 0].copy(), words[:, 1]
+    if array.null_count:
+        unscaled *= np.logical_not(missing)
     # value = unscaled / 10**places; in base units: unscaled * scale / 10**places.
     factor = Fraction(scale, 10**places)
     numerator, denominator = factor.numerator, factor.denominator
-    with np.errstate(over="ignore"):
-        too_large |= np.abs(unscaled.astype(np.float64)) * numerator >= 2.0**62
-        unscaled = np.where(too_large, 0, unscaled) * numerator
+    too_large = _beyond(unscaled, high, missing, numerator)
+    if too_large is not None:
+        unscaled *= np.logical_not(too_large)
+    else:
+        too_large = np.zeros(len(array), dtype=bool)
+    if numerator != 1:
+        unscaled *= numerator
     if denominator == 1:
         return Num(unscaled, 0, Den(), scale), too_large
-    q, r = np.divmod(unscaled, denominator)
+    q = unscaled // denominator
+    r = unscaled - q * denominator
     if not r.any():  # whole in base units (cents): integer arithmetic from here on
         return Num(q, 0, Den(), scale), too_large
     return Num(q, r, Den(denominator), scale), too_large
+
+
+def _beyond(unscaled: Array, high: Array, missing: Array, numerator: int) -> Array | None:
+    """Returns the rows of a decimal column that do not fit int64 once multiplied by
+    `numerator` (kept below 2**62), or None when no row is (proved by the extremes)."""
+    if len(unscaled) == 0:
+        return None
+    low_min, low_max = int(unscaled.min()), int(unscaled.max())
+    high_min, high_max = int(high.min()), int(high.max())
+    in_range = max(-low_min, low_max) * numerator < 2**62
+    if high_min == high_max == 0 and low_min >= 0 and in_range:
+        return None
+    if high_min == high_max == -1 and low_max < 0 and in_range:
+        return None
+    too_large = (high != (unscaled >> 63)) & np.logical_not(missing)
+    limit = -(-(2**62) // numerator)  # |unscaled| >= limit: the scaled value reaches 2**62
+    too_large |= (unscaled >= limit) | (unscaled <= -limit)
+    return too_large
 
 
 def _exact_texts(array: pa.Array, scale: int) -> tuple[Num, Array]:
     """Returns exact numbers written as text (each distinct text parsed once), and the rows
     whose text is not a plain decimal or fraction: those go to the scalar path, which reads
     every form the scenario format admits and refuses the rest by name."""
-    encoded = pc.dictionary_encode(array)
-    distinct = encoded.dictionary.to_pylist()
-    numerators = np.zeros(len(distinct) + 1, dtype=np.int64)
-    denominators = np.ones(len(distinct) + 1, dtype=np.int64)
-    unreadable = np.zeros(len(distinct) + 1, dtype=bool)
+    encoded = array if pa.types.is_dictionary(array.type) else pc.dictionary_encode(array)
+    numerators, denominators, unreadable = _text_table(tuple(encoded.dictionary.to_pylist()), scale)
+    indices = _indices(encoded, len(numerators) - 1)
+    bad = unreadable[indices]
+    if (denominators == 1).all():
+        return Num(numerators[indices], 0, Den(), scale), bad
+    den = denominators[indices]
+    numerator = numerators[indices]
+    q = numerator // den
+    r = numerator - q * den
+    if not r.any():
+        return Num(q, 0, Den(), scale), bad
+    return Num(q, r, Den(1, (den,)), scale), bad
+
+
+@functools.lru_cache(maxsize=64)
+def _text_table(distinct: tuple[object, ...], scale: int) -> tuple[Array, Array, Array]:
+    """Returns the numerators (in base units), denominators and unreadable flags of distinct
+    texts, with one more entry (0/1, readable) for null rows."""
+    numerators = [0] * (len(distinct) + 1)
+    denominators = [1] * (len(distinct) + 1)
+    unreadable = [False] * (len(distinct) + 1)
     for index, text in enumerate(distinct):
-        parts = _plain_number(text)
+        parts = _plain_number(text) if isinstance(text, str) else None
         if parts is None or abs(parts[0] * scale) >= 2**62 or parts[1] >= 2**62:
             unreadable[index] = True
             continue
         numerators[index] = parts[0] * scale
         denominators[index] = parts[1]
-    indices = _filled(encoded.indices, len(distinct)).to_numpy(zero_copy_only=False)
-    bad = unreadable[indices]
-    if (denominators == 1).all():
-        return Num(numerators[indices], 0, Den(), scale), bad
-    den = denominators[indices]
-    q, r = np.divmod(numerators[indices], den)
-    if not r.any():
-        return Num(q, 0, Den(), scale), bad
-    return Num(q, r, Den(1, (den,)), scale), bad
+    return (
+        np.array(numerators, dtype=np.int64),
+        np.array(denominators, dtype=np.int64),
+        np.array(unreadable, dtype=bool),
+    )
+
+
+def _indices(encoded: pa.DictionaryArray, null_index: int) -> Array:
+    """Returns a dictionary array's indices as intp, `null_index` where null."""
+    indices = _filled(encoded.indices, null_index).to_numpy(zero_copy_only=False)
+    return np.asarray(indices, dtype=np.intp)
 
 
 _PLAIN_DECIMAL = re.compile(r"(-?)([0-9]{1,30})(?:\.([0-9]{1,30}))?")
 _PLAIN_FRACTION = re.compile(r"([0-9]{1,30})/([0-9]{1,30})")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _plain_number(text: str) -> tuple[int, int] | None:
     """Returns (numerator, denominator > 0) of `12`, `-12.50` or `1/3` (ASCII digits only);
     None for any other text."""
@@ -168,7 +228,7 @@ def input_columns(
         if isinstance(array, pa.ChunkedArray):
             array = array.combine_chunks()
         missing = _missing(array)
-        column, bad = _column(declared, engine, array, name)
+        column, bad = _column(declared, engine, array, name, missing)
         slow |= bad
         if missing.any():
             if declared.optional:
@@ -217,35 +277,36 @@ def _fill_default(declared: ast.Input, engine: Engine, column: Col, missing: Arr
     raise Unsupported("a default of another kind")
 
 
-def _column(declared: ast.Input, engine: Engine, array: pa.Array, name: str) -> tuple[Col, Array]:
+def _is_text(arrow: pa.DataType) -> bool:
+    return bool(pa.types.is_string(arrow) or pa.types.is_large_string(arrow))
+
+
+def _column(
+    declared: ast.Input, engine: Engine, array: pa.Array, name: str, missing: Array
+) -> tuple[Col, Array]:
     """Returns one input column and the rows whose value the columnar path cannot take."""
     kind = declared.type.kind
     size = len(array)
     no_rows = np.zeros(size, dtype=bool)
-    if pa.types.is_dictionary(array.type):
-        array = array.dictionary_decode()
     arrow = array.type
+    if pa.types.is_dictionary(arrow):
+        if not (_is_text(arrow.value_type) and kind != "bool"):
+            array = array.dictionary_decode()
+        arrow = array.type
     if kind == "bool":
         if pa.types.is_boolean(arrow):
-            values = np.asarray(_filled(array, False).to_numpy(zero_copy_only=False), dtype=bool)
-            return Flag(values), no_rows
-        if pa.types.is_string(arrow) or pa.types.is_large_string(arrow):
+            return Flag(_flags(array, missing)), no_rows
+        if _is_text(arrow):
             lowered = pc.utf8_lower(_filled(array, "false"))
             truth = np.asarray(pc.equal(lowered, "true").to_numpy(zero_copy_only=False))
             falsity = np.asarray(pc.equal(lowered, "false").to_numpy(zero_copy_only=False))
             return Flag(truth), ~(truth | falsity)
-        return Flag(np.zeros(size, dtype=bool)), ~_missing(array)
+        return Flag(np.zeros(size, dtype=bool)), ~missing
     if kind == "enum":
-        if not (pa.types.is_string(arrow) or pa.types.is_large_string(arrow)):
-            return Code(np.zeros(size, dtype=np.int16)), ~_missing(array)
-        encoded = pc.dictionary_encode(_filled(array, ""))
-        dictionary = encoded.dictionary.to_pylist()
-        members = set(declared.type.members)
-        lookup = np.array(
-            [engine.codes[m] if m in members else -1 for m in dictionary], dtype=np.int16
-        )
-        codes = lookup[encoded.indices.to_numpy(zero_copy_only=False)]
-        return Code(np.where(codes < 0, 0, codes)), (codes < 0) & ~_missing(array)
+        return _codes(declared, engine, array, missing)
+    if pa.types.is_dictionary(arrow):
+        array = array.dictionary_decode() if kind == "count" else array
+        arrow = array.type
     if pa.types.is_floating(arrow):
         raise TableError(
             f"column '{name}' holds binary floating-point numbers, which cannot be read exactly: "
@@ -263,7 +324,7 @@ def _column(declared: ast.Input, engine: Engine, array: pa.Array, name: str) -> 
         return Num(np.zeros(size, dtype=np.int64), 0, Den(), 1), ~_missing(array)
     if pa.types.is_decimal(arrow):
         try:
-            return _decimal_units(_filled(array, 0), scale)
+            return _decimal_units(array, scale, missing)
         except pa.ArrowInvalid:  # a decimal256 beyond decimal128: the scalar path reads it
             return Num(np.zeros(size, dtype=np.int64), 0, Den(), scale), ~_missing(array)
     if pa.types.is_integer(arrow):
@@ -271,9 +332,32 @@ def _column(declared: ast.Input, engine: Engine, array: pa.Array, name: str) -> 
         with np.errstate(over="ignore"):
             too_large |= np.abs(values.astype(np.float64)) * scale >= 2.0**62
         return Num(np.where(too_large, 0, values) * scale, 0, Den(), scale), too_large
-    if pa.types.is_string(arrow) or pa.types.is_large_string(arrow):
+    if _is_text(arrow) or pa.types.is_dictionary(arrow):
         return _exact_texts(array, scale)
-    return Num(np.zeros(size, dtype=np.int64), 0, Den(), scale), ~_missing(array)
+    return Num(np.zeros(size, dtype=np.int64), 0, Den(), scale), ~missing
+
+
+def _codes(
+    declared: ast.Input, engine: Engine, array: pa.Array, missing: Array
+) -> tuple[Col, Array]:
+    """Returns an enum column as codes, and the rows naming no member of the enum."""
+    size = len(array)
+    if pa.types.is_dictionary(array.type):
+        encoded = array
+    elif _is_text(array.type):
+        encoded = pc.dictionary_encode(array)
+    else:
+        return Code(np.zeros(size, dtype=np.int16)), ~missing
+    members = set(declared.type.members)
+    lookup = np.array(
+        [engine.codes[m] if m in members else -1 for m in encoded.dictionary.to_pylist()] + [-1],
+        dtype=np.int16,
+    )
+    codes = lookup[_indices(encoded, len(lookup) - 1)]
+    unknown = codes < 0
+    if not unknown.any():
+        return Code(codes), unknown
+    return Code(np.where(unknown, 0, codes)), unknown & ~missing
 
 
 def check_bounds(

@@ -156,3 +156,139 @@ def test_remainders_that_add_up_to_a_whole_carry() -> None:
     total = chunk.add(half, half, 1)
     assert columnar.exact_values(total, [0, 1]) == [1, -1]
     assert list(np.asarray(total.r)) == [0, 0]
+
+
+# ---- cases chosen by an enum member, looked up in a table ---------------------------------------
+TIER_INPUTS = (
+    "government_restricted_municipality",
+    "mega_project",
+    "enhanced_area",
+    "distressed_municipality",
+    "qualified_opportunity_zone",
+    "employment_investment_corridor",
+)
+
+
+def tier_columns(engine: columnar.Engine) -> dict:
+    """Every combination of the area facts, one row each (64 rows)."""
+    rows = np.arange(2 ** len(TIER_INPUTS))
+    return {name: columnar.Flag((rows >> bit) & 1 == 1) for bit, name in enumerate(TIER_INPUTS)}
+
+
+def member_cases_both_ways(statute, name: str) -> tuple[columnar.Col, columnar.Col]:
+    """Returns a definition by the member table and by the generic chain of choices."""
+    engine = columnar.Engine(statute, STATUTE.select_readings())
+    inputs = tier_columns(engine)
+    size = 2 ** len(TIER_INPUTS)
+    table = engine.definition(columnar.Chunk(engine, inputs, size), name, ())
+    engine.member_cases = lambda *args: None  # type: ignore[method-assign]
+    chain = engine.definition(columnar.Chunk(engine, inputs, size), name, ())
+    return table, chain
+
+
+def same_rows(a: columnar.Col, b: columnar.Col, size: int) -> None:
+    """Both columns defer the same rows and agree on every other row."""
+    bad_a = np.broadcast_to(a.bad, (size,))
+    bad_b = np.broadcast_to(b.bad, (size,))
+    assert list(bad_a) == list(bad_b)
+    values_a = np.broadcast_to(a.q if isinstance(a, columnar.Num) else a.value, (size,))
+    values_b = np.broadcast_to(b.q if isinstance(b, columnar.Num) else b.value, (size,))
+    assert list(values_a[~bad_a]) == list(values_b[~bad_b])
+
+
+def varied(cases_name: str, **changes) -> object:
+    import dataclasses
+
+    definitions = dict(STATUTE.ast.definitions)
+    definitions[cases_name] = dataclasses.replace(definitions[cases_name], **changes)
+    return dataclasses.replace(STATUTE.ast, definitions=definitions)
+
+
+def test_cases_on_an_enum_member_are_a_table_equal_to_the_chain_of_choices() -> None:
+    base = STATUTE.ast.definitions["base_amount"]
+    first, second, *rest = base.cases
+    variants = {
+        "as encoded": STATUTE.ast,
+        "a member named twice, exclusive": varied("base_amount", cases=[first, first, *rest]),
+        "a member named twice, first match": varied(
+            "base_amount", cases=[second, first, second, *rest], order="first-match"
+        ),
+        "a member no case names": varied("base_amount", cases=[first, *rest]),
+        "a member no case names, otherwise": varied(
+            "base_amount", cases=[first, *rest], otherwise=second.expr
+        ),
+    }
+    for label, statute in variants.items():
+        table, chain = member_cases_both_ways(statute, "base_amount")
+        assert isinstance(table, columnar.Num), label
+        same_rows(table, chain, 2 ** len(TIER_INPUTS))
+    table, _ = member_cases_both_ways(variants["a member no case names"], "base_amount")
+    assert np.asarray(table.bad).any()  # the rows of tier b2 are deferred, never guessed
+
+
+def test_cases_on_a_member_defer_where_the_enum_value_is_not_known() -> None:
+    engine = columnar.Engine(STATUTE.ast, STATUTE.select_readings())
+    size = 4
+    unknown = np.array([False, True, False, True])
+    chosen = ["b1", "b2"]
+    values = [columnar.Num(400, 0, columnar.Den(), 100), columnar.Num(350, 0, columnar.Den(), 100)]
+    cases = STATUTE.ast.definitions["base_amount"]
+    codes = {m: engine.codes[m] for m in engine.members}
+    key = columnar.Code(np.array([codes["b1"], codes["b2"], codes["b3"], codes["b1"]]), unknown)
+    looked_up = columnar._member_table(codes, chosen, values, cases, key)
+    assert looked_up is not None
+    assert list(np.asarray(looked_up.q)[:2]) == [400, 350]
+    # b3 is named by no case and there is no otherwise: deferred, as are the unknown rows.
+    assert list(np.broadcast_to(looked_up.bad, (size,))) == [False, True, True, True]
+
+
+# ---- bounds noted on columns ---------------------------------------------------------------------
+def test_noted_bounds_skip_checks_and_huge_columns_still_defer_rows() -> None:
+    engine = columnar.Engine(STATUTE.ast, STATUTE.select_readings())
+    chunk = columnar.Chunk(engine, {}, 3)
+    small = np.array([1, -2, 3], dtype=np.int64)
+    product, over = chunk.product(small, small)
+    assert over is False and chunk.bound(product) == 9
+    huge = np.array([1, 2**40, -(2**40)], dtype=np.int64)
+    product, over = chunk.product(huge, np.array([5, 2**30, 1], dtype=np.int64))
+    assert list(np.asarray(over)) == [False, True, False]
+    total = chunk.sum(np.array([2**61, 1, 0], dtype=np.int64), np.array([2**61, 1, 0]), 1)
+    assert list(np.asarray(chunk.large(total))) == [True, False, False]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    values=st.lists(st.integers(-(2**70), 2**70), min_size=1, max_size=30),
+    nulls=st.lists(st.booleans(), min_size=30, max_size=30),
+    places=st.sampled_from([0, 2, 3]),
+    start=st.integers(0, 3),
+)
+def test_decimals_are_read_exactly_or_handed_to_the_scalar_path(
+    values, nulls, places, start
+) -> None:
+    from decimal import Decimal
+
+    import pyarrow as pa
+
+    from lextrace.columns import _decimal_units, _missing
+
+    given = [None if nulls[i] else Decimal(v).scaleb(-places) for i, v in enumerate(values)]
+    array = pa.array([None] * start + given, pa.decimal128(38, places)).slice(start)
+    for scale in (1, 100):
+        missing = _missing(array)
+        number, too_large = _decimal_units(array, scale, missing)
+        got = columnar.exact_values(number, range(len(given)))
+        for row, value in enumerate(given):
+            if value is None:
+                assert missing[row] and got[row] == 0 and not too_large[row]
+                continue
+            unscaled = int(value.scaleb(places))
+            multiplier = Fraction(scale, 10**places).numerator
+            beyond = not -(2**63) <= unscaled < 2**63 or abs(unscaled) * multiplier >= 2**62
+            assert bool(too_large[row]) == beyond, row
+            if not beyond:
+                assert got[row] == Fraction(value), row
+
+
+def test_the_allocator_keeps_freed_blocks_once_asked() -> None:
+    assert columnar.keep_freed_memory() is columnar.keep_freed_memory()
