@@ -20,6 +20,7 @@ import pyarrow.compute as pc
 from .api import Statute
 from .cli import atomic_file
 from .columns import decimal_cents, json_lines
+from .dsl.columnar import keep_freed_memory
 from .dsl.errors import ScenarioError
 from .tables import (
     CHUNK_ROWS,
@@ -27,7 +28,9 @@ from .tables import (
     JsonLines,
     Runner,
     TableError,
+    Task,
     arrow_chunks,
+    evaluate_in_order,
     table_rows,
 )
 
@@ -47,6 +50,7 @@ def run(
 ) -> int:
     """Evaluates every scenario of `file`; returns how many rows failed. Raises `bad_input`
     errors (exit 2) for files that cannot be read or written."""
+    keep_freed_memory()
     runner = Runner(statute, selected)
     readings = json.dumps({rid: selected[rid] for rid in statute.readings_used}, ensure_ascii=False)
     chunks = _chunks(runner, file, input_format, bad_input)
@@ -88,14 +92,11 @@ def _chunks(
     # only compete for the two cores.
     workers = 1 if input_format == "jsonl" else 2
     try:
-        yield from _in_order(runner, _tasks(runner, file, input_format, bad_input), workers)
+        yield from evaluate_in_order(runner, _tasks(runner, file, input_format, bad_input), workers)
     except TableError as error:
         raise bad_input(f"{file}: {error}" if input_format != "jsonl" else str(error)) from None
     except (OSError, pa.ArrowException) as error:
         raise bad_input(f"{file}: cannot read as {input_format}: {error}") from None
-
-
-Task = tuple[pa.Table | pa.RecordBatch, int, Any, Any, list[int] | None]
 
 
 def _tasks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> Iterator[Task]:
@@ -124,29 +125,6 @@ def _tasks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> Ite
     for batch in arrow_chunks(file, input_format, runner.statute.ast):
         yield batch, first, table_rows(batch, source, first, text), None, None
         first += batch.num_rows
-
-
-def _in_order(runner: Runner, tasks: Iterator[Task], workers: int = 2) -> Iterator[EvaluatedChunk]:
-    """Evaluates chunks on `workers` threads (numpy works without the interpreter's lock, so
-    two chunks run at once on two cores), yielding them in input order, with at most a few
-    chunks in memory at a time."""
-    from collections import deque
-    from concurrent.futures import ThreadPoolExecutor
-
-    def evaluate(task: Task) -> EvaluatedChunk:
-        table, first, rows, refused, lines = task
-        chunk = runner.evaluate(table, first, rows, refused)
-        chunk.lines = lines
-        return chunk
-
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        pending: deque[Any] = deque()
-        for task in tasks:
-            pending.append(pool.submit(evaluate, task))
-            if len(pending) > workers:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
 
 
 def _jsonl(statute: Statute, chunk: EvaluatedChunk, readings: str) -> bytes | memoryview:
@@ -194,22 +172,39 @@ def _problems(error: Exception) -> list[dict[str, str]]:
 def _write_table(
     chunks: Iterator[EvaluatedChunk], statute: Statute, sink: Any, output_format: str
 ) -> None:
-    """Writes chunks as Parquet or CSV: money as decimal(38, 2), an `error` column."""
+    """Writes chunks as Parquet or CSV: money as decimal(38, 2), an `error` column.
+
+    Each table is written in a thread of its own while the next chunks are read and evaluated
+    (Arrow encodes without holding the interpreter's lock); one write at a time, in order."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+
     writer: Any = None
-    for chunk in chunks:
-        table = _arrow_results(statute, chunk)
-        if writer is None:
-            if output_format == "parquet":
-                import pyarrow.parquet as pq
-
-                writer = pq.ParquetWriter(sink, table.schema)
-            else:
-                import pyarrow.csv as pcsv
-
-                writer = pcsv.CSVWriter(sink, table.schema)
-        writer.write_table(table)
+    with ThreadPoolExecutor(max_workers=1) as writing:
+        pending: Future[None] | None = None
+        for chunk in chunks:
+            table = _arrow_results(statute, chunk)
+            if writer is None:
+                writer = _writer(sink, table.schema, output_format)
+            if pending is not None:
+                pending.result()
+            pending = writing.submit(writer.write_table, table)
+        if pending is not None:
+            pending.result()
     if writer is not None:
         writer.close()
+
+
+def _writer(sink: Any, schema: pa.Schema, output_format: str) -> Any:
+    """Returns the Parquet or CSV writer of a table schema."""
+    if output_format == "parquet":
+        import pyarrow.parquet as pq
+
+        # Dictionaries only for text: on exact amounts they cost more than they save.
+        texts = [f.name for f in schema if pa.types.is_string(f.type)]
+        return pq.ParquetWriter(sink, schema, use_dictionary=texts)
+    import pyarrow.csv as pcsv
+
+    return pcsv.CSVWriter(sink, schema)
 
 
 def _arrow_results(statute: Statute, chunk: EvaluatedChunk) -> pa.Table:

@@ -59,7 +59,10 @@ def impact(
     Parquet or CSV): how many scenarios change, the totals before and after, the largest movers,
     and which changed rules cause it. Exact to the cent."""
     from . import impact as impact_module
+    from .dsl.columnar import keep_freed_memory
     from .tables import TableError, format_of
+
+    keep_freed_memory()
 
     if encoding:
         raise BadInput("impact takes its two encodings as OLD and NEW, not --encoding")

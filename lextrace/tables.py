@@ -115,6 +115,35 @@ class Runner:
         return value_cells(self.statute.ast, result.values)
 
 
+Task = tuple[pa.Table | pa.RecordBatch, int, Any, Any, list[int] | None]
+"""A chunk to evaluate: (table, first row, row source, rows refused by the reader, lines)."""
+
+
+def evaluate_in_order(
+    runner: Runner, tasks: Iterator[Task], workers: int = 2
+) -> Iterator[EvaluatedChunk]:
+    """Yields the evaluated chunks in input order, evaluated on `workers` threads (numpy works
+    without the interpreter's lock, so two chunks run at once on two cores), with at most a
+    few chunks in memory at a time."""
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+
+    def evaluate(task: Task) -> EvaluatedChunk:
+        table, first, rows, refused, lines = task
+        chunk = runner.evaluate(table, first, rows, refused)
+        chunk.lines = lines
+        return chunk
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        pending: deque[Any] = deque()
+        for task in tasks:
+            pending.append(pool.submit(evaluate, task))
+            if len(pending) > workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+
 # ---- JSON Lines ---------------------------------------------------------------------------------
 def _arrow_schema(statute: ast.Statute) -> pa.Schema:
     """Returns the Arrow schema JSON lines are read with: numbers as decimals read from their
@@ -336,8 +365,19 @@ def arrow_chunks(
     if table_format == "parquet":
         import pyarrow.parquet as pq
 
+        schema = pq.read_schema(path)
+        # Text columns (enum members, shares) come as dictionaries: each distinct text is then
+        # read once per chunk, and Parquet usually stores them so already.
+        texts = [
+            field.name
+            for field in schema
+            if field.name in statute.inputs
+            and (pa.types.is_string(field.type) or pa.types.is_large_string(field.type))
+        ]
         # One thread per batch reads faster here than Arrow's pool on small batches.
-        yield from pq.ParquetFile(path).iter_batches(batch_size=size, use_threads=False)
+        yield from pq.ParquetFile(path, read_dictionary=texts).iter_batches(
+            batch_size=size, use_threads=False
+        )
         return
     import pyarrow.csv as pcsv
 

@@ -6,6 +6,8 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from conftest import ROOT
@@ -242,3 +244,55 @@ def test_any_valid_scenarios_in_any_format_give_the_scalar_results(
     code, _, err = run(["batch", str(source), "-o", str(target)], capsys)
     assert code == 0, err
     assert target.read_text(encoding="utf-8") == _expected_lines(rows)
+
+
+def test_huge_and_missing_amounts_in_a_decimal_parquet_file_give_the_scalar_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Decimals beyond int64, amounts whose products overflow, nulls: rows the columnar path
+    cannot do exactly are deferred to the scalar path; every line equals the scalar one."""
+    from decimal import Decimal
+
+    from benchmarks.population import to_arrow
+
+    rows = population(200, seed=5)
+    huge = {
+        3: {"project_median_salary": "1" + "0" * 25},  # beyond int64 cents
+        5: {"county_median_salary": "92233720368547758.07"},  # int64 cents, no headroom
+        8: {"industrial_rd_capital_investment": "1" + "0" * 16, "minimum_capital_investment": "1"},
+        13: {"new_jobs": 10**15, "labor_harmony_new_jobs": 0},
+        21: {"board_approved_annual_limit": None},
+        34: {"eligibility_period_years": 10, "project_median_salary": "999999999999999.99"},
+    }
+    table = to_arrow(rows)
+    wide = {
+        name: table.column(name).cast(pa.decimal128(38, 2))
+        if pa.types.is_decimal(table.column(name).type)
+        else table.column(name)
+        for name in table.column_names
+    }
+    for row, changes in huge.items():
+        for name, value in changes.items():
+            column = wide[name].to_pylist()
+            column[row] = (
+                None if value is None else (Decimal(value) if isinstance(value, str) else value)
+            )
+            wide[name] = pa.array(column, wide[name].type)
+    source = tmp_path / "huge.parquet"
+    pq.write_table(pa.table(wide), source)
+    from lextrace.columns import scalar_row
+
+    target = tmp_path / "out.jsonl"
+    code, _, err = run(["batch", str(source), "-o", str(target)], capsys)
+    assert code == 0, err
+    expected = _expected_lines([scalar_row(row) for row in pq.read_table(source).to_pylist()])
+    assert target.read_text(encoding="utf-8") == expected
+    # The columnar path did keep rows and defer others: too large to read (3, 5), products
+    # beyond int64 (8, 13).
+    from lextrace.tables import Runner, arrow_chunks, table_rows
+
+    statute = _statute()
+    runner = Runner(statute, statute.select_readings())
+    (batch,) = arrow_chunks(str(source), "parquet", statute.ast)
+    runner.evaluate(batch, 0, table_rows(batch, str(source), 0))
+    assert set(np.flatnonzero(runner.slow).tolist()) == {3, 5, 8, 13}
