@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
+from functools import partial
 from typing import IO, Any
 
 import click
@@ -71,8 +72,7 @@ def run(
     stream = _with_progress(counted(), file, input_format, progress)
     with _target(output, output_format, bad_input) as sink:
         if output_format == "jsonl":
-            for chunk in stream:
-                sink.write(_jsonl(statute, chunk, readings))
+            _one_at_a_time(partial(_write_jsonl, sink, statute, c, readings) for c in stream)
         else:
             _write_table(stream, statute, sink, output_format)
     return failures
@@ -127,6 +127,10 @@ def _tasks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> Ite
         first += batch.num_rows
 
 
+def _write_jsonl(sink: IO[bytes], statute: Statute, chunk: EvaluatedChunk, readings: str) -> None:
+    sink.write(_jsonl(statute, chunk, readings))
+
+
 def _jsonl(statute: Statute, chunk: EvaluatedChunk, readings: str) -> bytes | memoryview:
     """Returns the output lines of a chunk: results with readings, or the row's error."""
     lines = json_lines(statute.ast, _filled(statute, chunk), chunk.size, readings)
@@ -176,22 +180,33 @@ def _write_table(
 
     Each table is written in a thread of its own while the next chunks are read and evaluated
     (Arrow encodes without holding the interpreter's lock); one write at a time, in order."""
-    from concurrent.futures import Future, ThreadPoolExecutor
-
     writer: Any = None
-    with ThreadPoolExecutor(max_workers=1) as writing:
-        pending: Future[None] | None = None
-        for chunk in chunks:
-            table = _arrow_results(statute, chunk)
-            if writer is None:
-                writer = _writer(sink, table.schema, output_format)
-            if pending is not None:
-                pending.result()
-            pending = writing.submit(writer.write_table, table)
-        if pending is not None:
-            pending.result()
+
+    def write(table: pa.Table) -> None:
+        nonlocal writer
+        if writer is None:
+            writer = _writer(sink, table.schema, output_format)
+        writer.write_table(table)
+
+    _one_at_a_time(partial(write, _arrow_results(statute, chunk)) for chunk in chunks)
     if writer is not None:
         writer.close()
+
+
+def _one_at_a_time(work: Iterator[Callable[[], object]]) -> None:
+    """Runs each piece of work, in order, on a thread of its own, while the main thread
+    prepares the next one (formatting and writing run in Arrow and in the operating system,
+    without the interpreter's lock); one piece at a time, so memory stays bounded."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        pending: Future[object] | None = None
+        for piece in work:
+            if pending is not None:
+                pending.result()
+            pending = worker.submit(piece)
+        if pending is not None:
+            pending.result()
 
 
 def _writer(sink: Any, schema: pa.Schema, output_format: str) -> Any:

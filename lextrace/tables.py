@@ -33,7 +33,7 @@ from .dsl.evaluator import EvaluationError
 from .dsl.scenario import parse_text
 
 CHUNK_ROWS = 65_536
-BLOCK_BYTES = 1 << 24
+BLOCK_BYTES = 1 << 23
 
 
 def format_of(path: str, given: str | None) -> str:
