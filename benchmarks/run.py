@@ -36,20 +36,31 @@ def best_of(repeat: int, function: Callable[[], object]) -> float:
     return min(times)
 
 
+# Runs a command and prints its wall time, peak memory and exit code. A process started from
+# this (large) benchmark process would inherit its peak memory across fork and exec on Linux;
+# started from this small launcher, the command's peak is its own.
+_LAUNCHER = """
+import json, os, subprocess, sys, time
+started = time.perf_counter()
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(process.pid, 0)
+elapsed = time.perf_counter() - started
+print(json.dumps([elapsed, usage.ru_maxrss, os.waitstatus_to_exitcode(status)]))
+"""
+
+
 def run_command(arguments: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
     """Returns the wall time of a command and its own peak memory (KiB), failing loudly."""
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
+    launched = subprocess.run(
+        [sys.executable, "-c", _LAUNCHER, *arguments], capture_output=True, env=env, check=False
     )
-    assert process.stderr is not None
-    errors = process.stderr.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise SystemExit(f"failed: {' '.join(arguments)}\n{errors.decode()[-2000:]}")
-    return elapsed, usage.ru_maxrss
+    try:
+        elapsed, peak, code = json.loads(launched.stdout)
+    except ValueError:
+        code = launched.returncode
+    if launched.returncode != 0 or code != 0:
+        raise SystemExit(f"failed: {' '.join(arguments)}\n{launched.stderr.decode()[-2000:]}")
+    return elapsed, peak
 
 
 def population_file(rows: int, kind: str) -> Path:

@@ -72,7 +72,7 @@ def keep_freed_memory() -> bool:
 
 _MEMORY_KEPT: bool | None = None
 _KEPT_BLOCK = 1 << 25  # blocks up to 32 MiB come from the heap, not from their own mapping
-_KEPT_TOTAL = 1 << 29  # up to 512 MiB free at the heap's top is kept rather than returned
+_KEPT_TOTAL = 1 << 27  # up to 128 MiB free at the heap's top is kept rather than returned
 
 
 class Unsupported(Exception):
