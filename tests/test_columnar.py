@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lextrace import load_statute
-from lextrace.dsl import columnar
+from lextrace.dsl import ast, columnar
+from lextrace.dsl.checker import definition_expressions, walk
 from lextrace.verify.strategies import readings, scenarios
 
 STATUTE = load_statute()
@@ -159,13 +160,16 @@ def test_remainders_that_add_up_to_a_whole_carry() -> None:
 
 
 # ---- cases chosen by an enum member, looked up in a table ---------------------------------------
-TIER_INPUTS = (
-    "government_restricted_municipality",
-    "mega_project",
-    "enhanced_area",
-    "distressed_municipality",
-    "qualified_opportunity_zone",
-    "employment_investment_corridor",
+# The facts the area tier is decided by, read from its cases in the encoding.
+TIER_INPUTS = tuple(
+    sorted(
+        {
+            node.name
+            for expr in definition_expressions(STATUTE.ast.definitions["area_tier"])
+            for node in walk(expr)
+            if isinstance(node, ast.Ref) and node.name in STATUTE.ast.inputs
+        }
+    )
 )
 
 
