@@ -97,17 +97,31 @@ def _cents(amount: Fraction | int) -> int:
 _ZERO = Fraction(0)
 
 
-def _ratio(numerator: int, denominator: int) -> Fraction:
-    """Returns the exact Fraction numerator/denominator (denominator > 0), reduced once."""
+def _ratio(
+    numerator: int,
+    denominator: int,
+    _gcd: Callable[[int, int], int] = gcd,
+    _new: Callable[[type], Fraction] = object.__new__,
+) -> Fraction:
+    """Returns the exact Fraction numerator/denominator (denominator > 0), reduced once.
+
+    It runs for every result of every scenario: what it calls is bound once, as defaults."""
     if not numerator:
         return _ZERO
-    common = gcd(numerator, denominator)
-    if not _COPRIME:
-        return Fraction(numerator // common, denominator // common)
-    value = object.__new__(Fraction)
+    common = _gcd(numerator, denominator)
+    value = _new(Fraction)
     value._numerator = numerator // common  # type: ignore[attr-defined]
     value._denominator = denominator // common  # type: ignore[attr-defined]
     return value
+
+
+def _ratio_by_constructor(numerator: int, denominator: int) -> Fraction:
+    """Returns the exact Fraction numerator/denominator, through the constructor."""
+    return Fraction(numerator, denominator)
+
+
+if not _COPRIME:  # this Python's Fraction is built another way: use its constructor
+    _ratio = _ratio_by_constructor  # type: ignore[assignment]
 
 
 def _missing() -> Value:
@@ -327,6 +341,10 @@ class Generator:
         self.inputs_used.add(name)
         variable = _identifier(f"i_{name}")
         kind = declared.type.kind
+        if kind in ("money", "number", "share"):
+            self.convert(declared)
+        if kind == "money":
+            variable = f"c_{name}"
         present = variable
         if declared.optional:
             present = f"({variable} if {variable} is not None else _missing())"
@@ -340,6 +358,36 @@ class Generator:
             )
             return Code("num", numerator, f"id_{name}")
         return Code("bool" if kind == "bool" else "str", present)
+
+    def convert(self, declared: ast.Input) -> None:
+        """Emits, where an amount or a number is first needed (not before: a scenario that
+        never takes that branch never pays for it), its cents (`c_`) or its numerator and
+        denominator (`in_`, `id_`)."""
+        key: Key = ("#input", (declared.name,))
+        guards = frozenset(self.guards)
+        found = self.emitted.get(key)
+        if found is not None and found[0] <= guards:
+            return
+        self.emitted[key] = (guards, Code("num", "0"))
+        name = declared.name
+        variable = _identifier(f"i_{name}")
+        numerator = f"{variable}.{_NUMERATOR}"
+        denominator = f"{variable}.{_DENOMINATOR}"
+        if declared.type.kind == "money":
+            # Whole cents: integer arithmetic. An amount with at most two decimals (the usual
+            # case) needs no call.
+            cents = (
+                f"({numerator} * {CENTS} // {denominator} "
+                f"if {CENTS} % {denominator} == 0 else _cents({variable}))"
+            )
+            if declared.optional:
+                cents = f"(None if {variable} is None else _cents({variable}))"
+            self.emit(f"c_{name} = {cents}")
+            return
+        read = f"{numerator}, {denominator}"
+        if declared.optional:
+            read = f"({read}) if {variable} is not None else (None, 1)"
+        self.emit(f"in_{name}, id_{name} = {read}")
 
     def sum(self, left: Code, right: Code, op: str) -> Code:
         """Returns left + right or left - right (over a common denominator when needed)."""
@@ -624,28 +672,6 @@ class Generator:
                 if len(names) > 1
                 else f"    {targets} = {fetch}(inputs)"
             )
-        for name in names:
-            declared = self.statute.inputs[name]
-            kind = declared.type.kind
-            variable = _identifier("i_" + name)
-            if kind == "money":
-                # Whole cents: integer arithmetic, exact and fast.
-                if declared.optional:
-                    body.append(f"    if {variable} is not None: {variable} = _cents({variable})")
-                else:
-                    # An amount with at most two decimals (the usual case) needs no call.
-                    numerator = f"{variable}.{_NUMERATOR}"
-                    denominator = f"{variable}.{_DENOMINATOR}"
-                    body.append(
-                        f"    {variable} = ({numerator} * {CENTS} // {denominator} "
-                        f"if {CENTS} % {denominator} == 0 else _cents({variable}))"
-                    )
-            elif kind in ("number", "share"):
-                parts = f"in_{name}, id_{name}"
-                read = f"{variable}.{_NUMERATOR}, {variable}.{_DENOMINATOR}"
-                if declared.optional:
-                    read = f"({read}) if {variable} is not None else (None, 1)"
-                body.append(f"    {parts} = {read}")
         body += [f"    {line}" for line in self.lines]
         body.append(f"    return {{{', '.join(results)}}}")
         return "def evaluate(inputs):\n" + "\n".join(body) + "\n"
