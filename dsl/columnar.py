@@ -5,7 +5,9 @@ Every number is held exactly as a mixed fraction in its base unit (cents for mon
 `q`, a remainder `0 <= r < den` and a denominator made of a constant and of columns (a division by
 a column, such as the reference median salary, adds that column as a factor). Values with the same
 factors add without growing; a whole column times a count stays small because the remainder is
-carried, not multiplied out.
+carried, not multiplied out. A remainder is divided out (normalised) only where it must be: where
+the value is compared, floored or output, or once for a definition used at several places; a
+quotient, a product or a sum used once is left undivided, so a chain of them costs one division.
 
 Arithmetic runs on int64 columns. Before every product, and after every sum, magnitudes are
 checked with a float estimate; a row where a value could leave the int64 range, where a division
@@ -28,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from . import ast
-from .checker import walk
+from .checker import definition_expressions, reachable_definitions, walk
 from .values import CENTS, Value
 
 Array = np.ndarray[Any, Any]
@@ -93,6 +95,8 @@ class Den:
 
     def same(self, other: Den) -> bool:
         """True when both are the same constant times the same columns."""
+        if self is other or (not self.factors and not other.factors):
+            return self.const == other.const
         if self.const != other.const or len(self.factors) != len(other.factors):
             return False
         _, unmatched = _match(other.factors, self.factors)
@@ -116,13 +120,18 @@ def _match(pool: tuple[Array, ...], wanted: tuple[Array, ...]) -> tuple[list[Arr
 
 @dataclass
 class Num:
-    """An exact numeric column: value = (q + r / den) / scale, with 0 <= r < den."""
+    """An exact numeric column: value = (q + r / den) / scale.
+
+    Normal (`normal` true), 0 <= r < den; otherwise the remainder may be any integer (a sum or
+    a product not yet divided out), and `Chunk.normal` divides it out when a comparison, a
+    floor or an output needs the normal form. A whole denominator always has r = 0."""
 
     q: Array | int
     r: Array | int
     den: Den
     scale: int
     bad: Mask = False
+    normal: bool = True
 
 
 @dataclass
@@ -151,6 +160,38 @@ def _divmod(a: Array | int, b: Array | int) -> tuple[Array | int, Array | int]:
     return q, a - q * b
 
 
+def _below(r: Array | int, den: Array | int) -> bool:
+    """True when 0 <= r < den on every row (two comparisons instead of a division)."""
+    if not isinstance(r, np.ndarray):
+        return isinstance(den, int) and 0 <= r < den
+    if r.size == 0 or int(r.min()) < 0:
+        return False
+    if isinstance(den, int):
+        return int(r.max()) < den
+    return bool(np.all(r < den))
+
+
+def _more_than_one(conditions: Sequence[Flag]) -> Mask:
+    """Returns the rows where more than one of the conditions holds."""
+    holding: Array | int = 0
+    small = len(conditions) < 256  # the count fits a byte
+    for condition in conditions:
+        value = condition.value
+        if small and isinstance(value, np.ndarray) and value.dtype == np.bool_:
+            holding = holding + value.view(np.uint8)
+        else:
+            holding = holding + np.asarray(value, dtype=np.int64)
+    return _mask(np.asarray(holding) > 1)
+
+
+def _mask(rows: Array | bool | np.bool_) -> Mask:
+    """Returns a row mask as an array with some row set, or as a Python bool (False: no row;
+    a numpy scalar would make every later mask operation a whole-column one)."""
+    if isinstance(rows, np.ndarray) and rows.ndim > 0:
+        return rows if rows.any() else False
+    return bool(rows)
+
+
 def _or(a: Mask, b: Mask) -> Mask:
     if a is False:
         return b
@@ -173,8 +214,9 @@ class Chunk:
         self.size = size
         self.memo: dict[tuple[str, tuple[Value, ...]], Col] = {}
         self.bad: Array = np.zeros(size, dtype=bool)
-        self.den_values: dict[int, Array | int] = {}
+        self.den_values: dict[tuple[int, ...], tuple[Den, Array | int, Mask]] = {}
         self.bounds: dict[int, tuple[Array, int]] = {}
+        self.fixed_bonuses: Num | None = None
 
     # ---- checked integer arithmetic ---------------------------------------------------------
     def bound(self, a: Array | int) -> int:
@@ -191,6 +233,22 @@ class Chunk:
         self.bounds[id(a)] = (a, found)
         return found
 
+    def known_bound(self, a: Array | int) -> int | None:
+        """Returns the bound noted for a column (or a number's magnitude), None if none is."""
+        if not isinstance(a, np.ndarray):
+            return abs(int(a))
+        noted = self.bounds.get(id(a))
+        return noted[1] if noted is not None and noted[0] is a else None
+
+    def selected(self, c: Array, then: Array | int, otherwise: Array | int) -> Array | int:
+        """Returns `then` where c holds, else `otherwise`, its bound noted when both are
+        known (no new reduction for it)."""
+        chosen = _select(c, then, otherwise)
+        bound_then, bound_otherwise = self.known_bound(then), self.known_bound(otherwise)
+        if bound_then is None or bound_otherwise is None:
+            return chosen
+        return self.note(chosen, max(bound_then, bound_otherwise))
+
     def note(self, a: Array | int, bound: int) -> Array | int:
         """Notes a bound on the magnitude of a new column's rows; returns the column."""
         if isinstance(a, np.ndarray):
@@ -199,10 +257,20 @@ class Chunk:
 
     def product(self, a: Array | int, b: Array | int) -> tuple[Array | int, Mask]:
         """Returns a * b and the rows where the product could leave the int64 range."""
-        if isinstance(a, int) and isinstance(b, int):
-            return a * b, False
-        if (isinstance(a, int) and abs(a) <= 1) or (isinstance(b, int) and abs(b) <= 1):
-            return a * b, False
+        if isinstance(a, int):
+            if isinstance(b, int) or a == 0:
+                return a * b, False
+            if a == 1:
+                return b, False
+            if a == -1:
+                return -b, False
+        elif isinstance(b, int):
+            if b == 0:
+                return 0, False
+            if b == 1:
+                return a, False
+            if b == -1:
+                return -a, False
         # Bounded as a whole (the usual case), no row can overflow: skip the row-wise check.
         bound = self.bound(a) * self.bound(b)
         if bound < _LIMIT:
@@ -225,13 +293,46 @@ class Chunk:
         return self.note(total, bound) if bound < _LIMIT else total
 
     def den_value(self, den: Den) -> tuple[Array | int, Mask]:
-        """Returns the value of a denominator, and the rows where it is too large."""
+        """Returns the value of a denominator, and the rows where it is too large (computed
+        once per chunk for each constant and set of columns)."""
+        if not den.factors:
+            return den.const, False
+        if den.const == 1 and len(den.factors) == 1:
+            return den.factors[0], False
+        key = (den.const, *sorted(id(f) for f in den.factors))
+        found = self.den_values.get(key)
+        if found is not None:
+            return found[1], found[2]
         value: Array | int = den.const
         bad: Mask = False
         for factor in den.factors:
             value, over = self.product(value, factor)
             bad = _or(bad, over)
+        self.den_values[key] = (den, value, bad)  # the den keeps its columns (and ids) alive
         return value, bad
+
+    def normal(self, x: Num) -> Num:
+        """Returns x in normal form (remainder in [0, den)): the remainder's whole part is
+        divided out into q."""
+        if x.normal:
+            return x
+        value, over = self.den_value(x.den)
+        if _below(x.r, value):  # already in [0, den) (a share of a whole, say): no division
+            return Num(x.q, x.r, x.den, x.scale, _or(x.bad, over))
+        extra, r = _divmod(x.r, value)
+        # The denominator is at least 1: the quotient is no larger than the dividend.
+        q = self.sum(x.q, self.note(extra, self.bound(x.r)), 1)
+        bad = _or(_or(x.bad, over), self.large(q))
+        return Num(q, self.note(r, self.bound(value)), x.den, x.scale, bad)
+
+    def lazy(self, q: Array | int, r: Array | int, den: Den, scale: int, bad: Mask) -> Num:
+        """Returns q + r / den with a remainder not yet divided out (normal when it is 0)."""
+        if isinstance(r, int) and r == 0:
+            return Num(q, 0, den, scale, bad)
+        if den.whole:
+            q = self.sum(q, r, 1)
+            return Num(q, 0, den, scale, _or(bad, self.large(q)))
+        return Num(q, r, den, scale, _or(bad, self.large(r)), normal=False)
 
     # ---- common denominators ----------------------------------------------------------------
     def common(self, a: Den, b: Den) -> Den:
@@ -241,7 +342,7 @@ class Chunk:
 
     def to_den(self, x: Num, target: Den) -> tuple[Array | int, Mask]:
         """Returns x's remainder over the (larger) denominator `target`."""
-        if x.den.same(target):
+        if x.den.same(target) or (isinstance(x.r, int) and x.r == 0):
             return x.r, False
         extra, _ = _match(target.factors, x.den.factors)
         multiplier, bad = self.den_value(Den(target.const // x.den.const, tuple(extra)))
@@ -265,6 +366,10 @@ class Chunk:
         bad = _or(bad, self.large(q))
         if den.whole:
             return Num(q, 0, den, a.scale, _or(_or(a.bad, b.bad), bad))
+        if not (a.normal and b.normal):
+            # Left undivided: a sum of sums needs one division at the end, not one each.
+            r = self.sum(ra, rb, sign)
+            return self.lazy(q, r, den, a.scale, _or(_or(a.bad, b.bad), bad))
         value, over = self.den_value(den)
         r = ra + rb if sign > 0 else ra - rb
         if sign > 0:
@@ -286,23 +391,40 @@ class Chunk:
             bad = _or(bad, over)
             if b.den.whole:
                 return self._rescale(Num(q, 0, Den(), scale, bad), a.scale, b.scale)
-            if isinstance(a.q, int) and a.q in (0, 1):  # the remainder stays below the den
-                return self._rescale(Num(q, b.r * a.q, b.den, scale, bad), a.scale, b.scale)
+            # The remainder is carried, not divided out: q*k + (r*k)/den.
             carried, over = self.product(b.r, a.q)
-            value, over_den = self.den_value(b.den)
-            extra, rest = _divmod(carried, value)
-            # The denominator is at least 1: the quotient is no larger than the dividend.
-            q = self.sum(q, self.note(extra, self.bound(carried)), 1)
-            bad = _or(bad, _or(_or(over, over_den), self.large(q)))
-            return self._rescale(Num(q, rest, b.den, scale, bad), a.scale, b.scale)
+            if isinstance(a.q, int) and a.q in (0, 1) and b.normal:  # it stays below the den
+                return self._rescale(Num(q, carried, b.den, scale, bad), a.scale, b.scale)
+            result = self.lazy(q, carried, b.den, scale, _or(bad, over))
+            return self._rescale(result, a.scale, b.scale)
+        if not a.den.factors and isinstance(a.q, int) and isinstance(a.r, int):
+            return self._rescale(self.by_constant(b, a), a.scale, b.scale)
+        if not b.den.factors and isinstance(b.q, int) and isinstance(b.r, int):
+            return self._rescale(self.by_constant(a, b), a.scale, b.scale)
         na, bad_a = self.numerator(a)
         nb, bad_b = self.numerator(b)
         n, over = self.product(na, nb)
         den = Den(a.den.const * b.den.const, a.den.factors + b.den.factors)
-        value, over_den = self.den_value(den)
-        q, r = _divmod(n, value)
-        bad = _or(_or(bad, _or(bad_a, bad_b)), _or(over, over_den))
-        return self._rescale(Num(q, r, den, scale, bad), a.scale, b.scale)
+        bad = _or(_or(bad, _or(bad_a, bad_b)), over)
+        return self._rescale(self.lazy(0, n, den, scale, bad), a.scale, b.scale)
+
+    def by_constant(self, x: Num, constant: Num) -> Num:
+        """Returns x times a constant fraction p/s (s > 1): (q*p) // s whole, the rest over
+        s * den; normal when x is and p = 1 (no division by a column)."""
+        s = constant.den.const
+        p = constant.q * s + int(constant.r)
+        t, over = self.product(x.q, p)
+        q, low = _divmod(t, s)
+        value, over_den = self.den_value(x.den)
+        spread, over_spread = self.product(self.note(low, s), value)
+        carried, over_r = self.product(x.r, p)
+        r = self.sum(spread, carried, 1)
+        den = Den(s * x.den.const, x.den.factors)
+        bad = _or(_or(x.bad, constant.bad), _or(_or(over, over_den), _or(over_spread, over_r)))
+        q = self.note(q, self.bound(t))
+        if p == 1 and x.normal:
+            return Num(q, r, den, x.scale * constant.scale, bad)
+        return self.lazy(q, r, den, x.scale * constant.scale, bad)
 
     def _rescale(self, x: Num, scale_a: int, scale_b: int) -> Num:
         # money * number is money: the product of base units carries one money scale.
@@ -314,9 +436,12 @@ class Chunk:
         """Returns q * den + r, the value over its denominator."""
         if x.den.whole:
             return x.q, False
+        if isinstance(x.q, int) and x.q == 0:
+            return x.r, False
         value, bad = self.den_value(x.den)
         n, over = self.product(x.q, value)
-        return n + x.r, _or(bad, over)
+        total = self.sum(n, x.r, 1)
+        return total, _or(_or(bad, over), self.large(total))
 
     def divide(self, a: Num, b: Num) -> Num:
         """Returns a / b; rows dividing by zero are deferred."""
@@ -335,25 +460,30 @@ class Chunk:
         zero: Mask
         if isinstance(nb, int) and nb > 0:
             zero, den = False, Den(a.den.const // shared * nb, tuple(da_factors))
-        elif isinstance(nb, np.ndarray) and nb.size and int(nb.min()) > 0:
-            # Every divisor positive (amounts with a lower bound): no sign, no zero to mend.
-            zero, den = False, Den(a.den.const // shared, (*da_factors, nb))
+        elif isinstance(nb, np.ndarray) and nb.size and int(nb.min()) >= 0:
+            # No divisor negative (amounts with a lower bound): no sign to mend.
+            least = int(nb.min())
+            zero = False if least > 0 else nb == 0
+            divisor = nb if least > 0 else nb + zero  # 1 where it is 0 (those rows defer)
+            den = Den(a.den.const // shared, (*da_factors, divisor))
         else:
             zero = nb == 0
             sign = np.where(np.asarray(nb) < 0, -1, 1)
             divisor = np.where(zero, 1, np.abs(nb))
             numerator = numerator * sign
             den = Den(a.den.const // shared, (*da_factors, divisor))
-        value, over_den = self.den_value(den)
-        q, r = _divmod(numerator, value)
+        _, over_den = self.den_value(den)
         bad = _or(_or(a.bad, b.bad), _or(_or(bad_a, bad_b), _or(bad_db, over)))
         bad = _or(bad, _or(over_den, zero))
-        return Num(q, r, den, scale, bad)
+        # The quotient is left undivided: divided out once, where it is compared or floored.
+        return self.lazy(0, numerator, den, scale, bad)
 
     def negate(self, x: Num) -> Num:
         """Returns -x."""
         if x.den.whole:
             return Num(-x.q, 0, x.den, x.scale, x.bad)
+        if not x.normal:
+            return Num(-x.q, -x.r, x.den, x.scale, x.bad, normal=False)
         value, bad = self.den_value(x.den)
         fractional = np.asarray(x.r) > 0
         q = -x.q - fractional
@@ -368,19 +498,10 @@ class Chunk:
                 raise Unsupported("values of different units meet")
             return Flag(_COMPARE[op](a.q, b.q), bad)
         if isinstance(a, Num) and isinstance(b, Num):
+            a, b = self.normal(a), self.normal(b)
+            bad = _or(bad, _or(a.bad, b.bad))
             _, ra, rb, over = self.aligned(a, b)
-            # np.asarray: with constant columns these are Python bools, where ~ is not "not".
-            less = np.asarray((a.q < b.q) | ((a.q == b.q) & (ra < rb)))
-            equal = np.asarray((a.q == b.q) & (ra == rb))
-            result = {
-                "=": equal,
-                "!=": np.logical_not(equal),
-                "<": less,
-                "<=": less | equal,
-                ">": np.logical_not(less | equal),
-                ">=": np.logical_not(less),
-            }[op]
-            return Flag(result, _or(bad, over))
+            return Flag(_ordered(op, a.q, ra, b.q, rb), _or(bad, over))
         left, right = a.value, b.value  # type: ignore[union-attr]
         if op == "=":
             return Flag(np.equal(left, right), bad)
@@ -399,13 +520,13 @@ class Chunk:
         bad = _or(condition.bad, _branch_bad(c, then.bad, otherwise.bad))
         if isinstance(then, Num) and isinstance(otherwise, Num):
             den, rt, ro, over = self.aligned(then, otherwise)
-            q = _select(c, then.q, otherwise.q)
-            r = 0 if den.whole else _select(c, rt, ro)
-            return Num(q, r, den, then.scale, _or(bad, over))
+            q = self.selected(c, then.q, otherwise.q)
+            r = 0 if den.whole else self.selected(c, rt, ro)
+            return Num(q, r, den, then.scale, _or(bad, over), then.normal and otherwise.normal)
         if isinstance(then, Flag) and isinstance(otherwise, Flag):
             return Flag(_select_flag(c, then.value, otherwise.value), bad)
         if isinstance(then, Code) and isinstance(otherwise, Code):
-            return Code(np.where(c, _code(then.value), _code(otherwise.value)), bad)
+            return Code(_select_code(c, _code(then.value), _code(otherwise.value)), bad)
         raise Unsupported("branches of different kinds")
 
 
@@ -424,6 +545,26 @@ def _extreme(name: str, a: Col, b: Col) -> Num | None:
     return Num(q, 0, Den(), a.scale, _or(a.bad, b.bad))
 
 
+def _ordered(op: str, qa: Array | int, ra: Array | int, qb: Array | int, rb: Array | int) -> Array:
+    """Returns the comparison of qa + ra/d with qb + rb/d (remainders in [0, d)): by the
+    whole parts, then the remainders; only what the operator needs is computed."""
+    # np.asarray: with constant columns these are Python bools, where ~ is not "not".
+    if op in ("<", ">="):
+        if isinstance(rb, int) and rb == 0:  # ra >= 0: below b exactly when qa < qb
+            less = np.asarray(np.less(qa, qb))
+        else:
+            less = np.asarray((qa < qb) | ((qa == qb) & (ra < rb)))
+        return less if op == "<" else np.logical_not(less)
+    if op in ("<=", ">"):
+        if isinstance(ra, int) and ra == 0:  # rb >= 0: at most b exactly when qa <= qb
+            at_most = np.asarray(np.less_equal(qa, qb))
+        else:
+            at_most = np.asarray((qa < qb) | ((qa == qb) & (ra <= rb)))
+        return at_most if op == "<=" else np.logical_not(at_most)
+    equal = np.asarray((qa == qb) & (ra == rb))
+    return equal if op == "=" else np.logical_not(equal)
+
+
 def _select(c: Array, then: Array | int, otherwise: Array | int) -> Array | int:
     """Returns `then` where c holds, else `otherwise` (a multiplication by the condition
     where one side is zero: cheaper than np.where)."""
@@ -438,7 +579,35 @@ def _select(c: Array, then: Array | int, otherwise: Array | int) -> Array | int:
         return then * c
     elif isinstance(then, int) and then == 0 and otherwise.dtype == np.int64:
         return otherwise * np.logical_not(c)
-    return np.where(c, then, otherwise)
+    if not (_int64_like(then) and _int64_like(otherwise)):
+        return np.where(c, then, otherwise)
+    if isinstance(then, int) and isinstance(otherwise, int):
+        if not _int64_like(then - otherwise):
+            return np.where(c, np.int64(then), np.int64(otherwise))
+        return np.int64(otherwise) + c * np.int64(then - otherwise)
+    # otherwise + c * (then - otherwise): exact in int64 even where the difference wraps
+    # (arithmetic modulo 2**64, the result is one of the two). np.where with a scalar branch
+    # goes through numpy's buffered iterator, several times slower on fresh columns.
+    if isinstance(then, int):
+        return otherwise + c * (np.int64(then) - otherwise)
+    if isinstance(otherwise, int):
+        return np.int64(otherwise) + c * (then - np.int64(otherwise))
+    return otherwise + c * (then - otherwise)
+
+
+def _int64_like(value: Array | int) -> bool:
+    """True for an int64 column or a number inside the int64 range."""
+    if isinstance(value, np.ndarray):
+        return value.dtype == np.int64
+    return -(2**63) <= value < 2**63
+
+
+def _select_code(c: Array, then: Array | np.int16, otherwise: Array | np.int16) -> Array:
+    """Returns codes `then` where c holds, else `otherwise`: otherwise + c * (then - otherwise)
+    in int16 (codes are small and nonnegative: the difference fits; a few times faster than
+    np.where, which goes through a buffered iterator for scalar branches)."""
+    step = np.subtract(then, otherwise, dtype=np.int16)
+    return np.add(otherwise, np.multiply(c, step, dtype=np.int16), dtype=np.int16)
 
 
 def _code(value: Array | int) -> Array | np.int16:
@@ -527,6 +696,8 @@ class Engine:
         self.members = members
         self.codes = {member: index for index, member in enumerate(members)}
         self.last_memo: dict[tuple[str, tuple[Value, ...]], Col] = {}
+        self.shared = _shared_definitions(statute)
+        self.literals: dict[tuple[int, int, int], tuple[int, int, Den]] = {}
         _refuse_unsupported(statute)
 
     # ---- expressions ------------------------------------------------------------------------
@@ -534,9 +705,14 @@ class Engine:
         """Returns a constant column (broadcast)."""
         if isinstance(value, bool):
             return Flag(value)
-        based = Fraction(value) * scale
-        q, r = divmod(based.numerator, based.denominator)
-        return Num(q, r, Den(based.denominator), scale)
+        key = (value.numerator, value.denominator, scale)
+        found = self.literals.get(key)
+        if found is None:
+            based = Fraction(value) * scale
+            q, r = divmod(based.numerator, based.denominator)
+            found = self.literals[key] = (q, r, Den(based.denominator))
+        q, r, den = found
+        return Num(q, r, den, scale)  # a new Num each time: callers may set its `bad`
 
     def expr(self, chunk: Chunk, expr: ast.Expr, bound: Mapping[str, Value], scale: int) -> Col:
         """Returns the column of an expression; `scale` is the unit a literal takes."""
@@ -565,6 +741,9 @@ class Engine:
                     if extreme is not None:
                         result = extreme
                         continue
+                    if isinstance(result, Num) and isinstance(value, Num):
+                        # Compared, so divided out: the chosen value keeps the normal form.
+                        result, value = chunk.normal(result), chunk.normal(value)
                     keep = chunk.compare("<=" if expr.name == "min" else ">=", result, value)
                     chosen = chunk.choose(keep, result, value)
                     # min/max evaluate every argument: every error counts.
@@ -575,6 +754,7 @@ class Engine:
                 (only,) = expr.args
                 value = self.expr(chunk, only, bound, scale)
                 assert isinstance(value, Num)
+                value = chunk.normal(value)
                 q = value.q if value.scale == 1 else (value.q // value.scale) * value.scale
                 return Num(q, 0, Den(), value.scale, value.bad)
             definition = statute.definitions[expr.name]
@@ -629,15 +809,51 @@ class Engine:
         if isinstance(expr, ast.ReadingTest):
             return Flag(self.readings[expr.reading] == expr.option)
         if isinstance(expr, ast.BonusSum):
-            total: Col = Num(0, 0, Den(), CENTS)
-            for bonus in statute.bonuses:
-                value = self.definition(
-                    chunk, bonus.name, tuple(bound[p.name] for p in bonus.params)
-                )
-                assert isinstance(total, Num) and isinstance(value, Num)
-                total = chunk.add(total, value, 1)
-            return total
+            return self.bonus_sum(chunk, bound)
         raise Unsupported(f"expression {type(expr).__name__}")
+
+    def bonus_sum(self, chunk: Chunk, bound: Mapping[str, Value]) -> Num:
+        """Returns the sum of the bonuses. The bonuses without parameters are summed once per
+        chunk, whatever the arguments of the rule asking (exact sums in any order)."""
+        fixed = chunk.fixed_bonuses
+        if fixed is None:
+            fixed, owned = Num(0, 0, Den(), CENTS), False
+            for bonus in self.statute.bonuses:
+                if not bonus.params:
+                    value = self.definition(chunk, bonus.name, ())
+                    fixed, owned = self.accumulate(chunk, fixed, value, owned)
+            chunk.fixed_bonuses = fixed
+        total = fixed
+        for bonus in self.statute.bonuses:
+            if bonus.params:
+                args = tuple(bound[p.name] for p in bonus.params)
+                total = self.plus(chunk, total, self.definition(chunk, bonus.name, args))
+        return total
+
+    def accumulate(self, chunk: Chunk, total: Num, value: Col, owned: bool) -> tuple[Num, bool]:
+        """Returns total + value, and whether the sum's column is its own (no other value
+        holds it): whole amounts are then added into it in place, with no new column."""
+        assert isinstance(value, Num)
+        if owned and total.den.whole and value.den.whole and value.scale == total.scale:
+            bound = chunk.bound(total.q) + chunk.bound(value.q)
+            if bound < _LIMIT:
+                assert isinstance(total.q, np.ndarray)
+                np.add(total.q, value.q, out=total.q)
+                chunk.note(total.q, bound)
+                return Num(total.q, 0, total.den, total.scale, _or(total.bad, value.bad)), True
+        result = self.plus(chunk, total, value)
+        fresh = isinstance(result.q, np.ndarray) and result.q.dtype == np.int64
+        fresh = fresh and result.q is not total.q and result.q is not value.q
+        return result, fresh and result.den.whole
+
+    def plus(self, chunk: Chunk, total: Num, value: Col) -> Num:
+        """Returns total + value (value itself when the total is a constant 0)."""
+        assert isinstance(value, Num)
+        if isinstance(total.q, int) and total.q == 0 and total.den.whole and total.bad is False:
+            if value.scale != total.scale:
+                raise Unsupported("values of different units meet")
+            return value
+        return chunk.add(total, value, 1)
 
     def unit_of(self, expr: ast.Expr, bound: Mapping[str, Value]) -> int | None:
         """Returns the unit of a named value (money or not), None for literals and others."""
@@ -685,6 +901,8 @@ class Engine:
         else:
             value = self.cases(chunk, definition, bound, scale)
         value = self.as_type(value, definition.type)
+        if isinstance(value, Num) and name in self.shared:
+            value = chunk.normal(value)
         if value.bad is not False and not np.any(value.bad):
             value.bad = False  # no row is deferred: later operations skip the masks
         chunk.memo[key] = value
@@ -713,12 +931,11 @@ class Engine:
             none_holds: Array | bool = True
             for condition in conditions:
                 none_holds = np.logical_and(none_holds, np.logical_not(condition.value))
-            result.bad = none_holds
+            result.bad = _mask(none_holds)
         for condition, value in zip(reversed(conditions), reversed(values), strict=True):
             result = chunk.choose(condition, value, result)
         if cases.order == "exclusive" and len(conditions) > 1:
-            holding = sum(np.asarray(c.value, dtype=np.int8) for c in conditions)
-            result.bad = _or(result.bad, np.asarray(holding) > 1)
+            result.bad = _or(result.bad, _more_than_one(conditions))
             for condition in conditions:  # every condition is evaluated
                 result.bad = _or(result.bad, condition.bad)
         return result
@@ -821,6 +1038,26 @@ def _static(expr: ast.Expr, bound: Mapping[str, Value], statute: ast.Statute) ->
     raise Unsupported("a call argument not known before the scenario")
 
 
+def _shared_definitions(statute: ast.Statute) -> frozenset[str]:
+    """Returns the definitions held in normal form once computed: the results (output needs
+    it) and those used at more than one place (divided out once rather than at each use).
+    Any other value stays as it was made, divided out only where it is compared or floored."""
+    uses: dict[str, int] = {}
+    for name in reachable_definitions(statute, statute.result_names):
+        for expr in definition_expressions(statute.definitions[name]):
+            for node in walk(expr):
+                if isinstance(node, ast.BonusSum):
+                    used = [bonus.name for bonus in statute.bonuses]
+                elif isinstance(node, ast.Ref | ast.Call) and node.name in statute.definitions:
+                    used = [node.name]
+                else:
+                    continue
+                for name_used in used:
+                    uses[name_used] = uses.get(name_used, 0) + 1
+    shared = {name for name, count in uses.items() if count > 1}
+    return frozenset(shared | set(statute.result_names))
+
+
 def _refuse_unsupported(statute: ast.Statute) -> None:
     """Raises Unsupported for constructs this evaluator does not translate."""
     for definition in statute.definitions.values():
@@ -832,12 +1069,12 @@ def _refuse_unsupported(statute: ast.Statute) -> None:
 # ---- results for people and files -------------------------------------------------------------
 def cents(column: Num, size: int) -> Array:
     """Returns a money column in whole cents, rounded half-up (halves away from zero)."""
+    if not column.normal:
+        column = _normal_form(column)
     q = np.broadcast_to(np.asarray(column.q, dtype=np.int64), (size,))
     if column.den.whole:
         return q.copy()
-    value: Array | int = column.den.const
-    for factor in column.den.factors:
-        value = value * factor
+    value = _den_product(column.den)
     r = np.broadcast_to(np.asarray(column.r, dtype=np.int64), (size,))
     positive_round = q + (2 * r >= value)
     if size == 0 or q.min() >= 0:  # no negative amount (the usual case): nothing to mend
@@ -846,6 +1083,23 @@ def cents(column: Num, size: int) -> Array:
     negative_round = -((-q - 1) + (2 * (value - r) >= value))
     negative = (q < 0) & (r > 0)
     return np.where(negative, negative_round, np.where(q < 0, q, positive_round))
+
+
+def _den_product(den: Den) -> Array | int:
+    """Returns a denominator's value (a lone column itself, not a copy times 1)."""
+    value: Array | int = den.const
+    for factor in den.factors:
+        value = factor if isinstance(value, int) and value == 1 else value * factor
+    return value
+
+
+def _normal_form(column: Num) -> Num:
+    """Returns a column with its remainder divided out (every kept row's q and r are below
+    2**62 in magnitude, so their sum stays inside int64)."""
+    value = _den_product(column.den)
+    extra, r = _divmod(column.r, value)
+    with np.errstate(over="ignore"):
+        return Num(column.q + extra, r, column.den, column.scale, column.bad)
 
 
 def exact_values(column: Num, rows: Sequence[int]) -> list[Fraction]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -136,15 +137,21 @@ def test_each_operation_is_exact_on_every_row(pairs) -> None:
         "neg": (chunk.negate(a), [-x for x in left]),
     }
     for name, (column, expected) in cases.items():
-        bad = np.broadcast_to(column.bad, (len(pairs),))
-        got = columnar.exact_values(column, rows)
-        assert all(bad[i] or got[i] == expected[i] for i in rows), name
-        assert_normal(column, len(pairs))
+        # Exact as made (a remainder perhaps not divided out yet), and once normalised.
+        for form in (column, chunk.normal(column)):
+            bad = np.broadcast_to(form.bad, (len(pairs),))
+            got = columnar.exact_values(form, rows)
+            assert all(bad[i] or got[i] == expected[i] for i in rows), name
+        assert_normal(chunk.normal(column), len(pairs))
+        if column.normal:
+            assert_normal(column, len(pairs))
     quotient = chunk.divide(a, b)
-    bad = np.broadcast_to(quotient.bad, (len(pairs),))
-    got = columnar.exact_values(quotient, rows)
-    for i, (x, y) in enumerate(pairs):
-        assert bool(bad[i]) if y == 0 else (bad[i] or got[i] == x / y)
+    for form in (quotient, chunk.normal(quotient)):
+        bad = np.broadcast_to(form.bad, (len(pairs),))
+        got = columnar.exact_values(form, rows)
+        for i, (x, y) in enumerate(pairs):
+            assert bool(bad[i]) if y == 0 else (bad[i] or got[i] == x / y)
+    assert_normal(chunk.normal(quotient), len(pairs))
     for op, check in {"<": "__lt__", "<=": "__le__", "=": "__eq__", ">=": "__ge__"}.items():
         flags = np.broadcast_to(chunk.compare(op, a, b).value, (len(pairs),))
         assert [bool(f) for f in flags] == [getattr(x, check)(y) for x, y in pairs], op
@@ -296,3 +303,138 @@ def test_decimals_are_read_exactly_or_handed_to_the_scalar_path(
 
 def test_the_allocator_keeps_freed_blocks_once_asked() -> None:
     assert columnar.keep_freed_memory() is columnar.keep_freed_memory()
+
+
+# ---- remainders divided out lazily ---------------------------------------------------------------
+def constant(value: Fraction) -> columnar.Num:
+    """A literal as the engine makes it: whole part, remainder, constant denominator."""
+    q, r = divmod(value.numerator, value.denominator)
+    return columnar.Num(q, r, columnar.Den(value.denominator), 1)
+
+
+def whole_column(values: list[int]) -> columnar.Num:
+    return columnar.Num(np.array(values, dtype=np.int64), 0, columnar.Den(), 1)
+
+
+small_fractions = st.fractions(min_value=-(10**4), max_value=10**4, max_denominator=50)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(fractions, fractions, st.integers(-(10**6), 10**6), small_fractions),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_lazy_values_are_compared_floored_and_output_exactly(rows) -> None:
+    """A quotient, a product by a count and by a constant, and sums of them are left
+    undivided; compared, normalised, floored or rounded to cents they equal Fraction's."""
+    engine = columnar.Engine(STATUTE.ast, STATUTE.select_readings())
+    size = len(rows)
+    chunk = columnar.Chunk(engine, {}, size)
+    a = column_of([x for x, _, _, _ in rows])
+    b = column_of([y for _, y, _, _ in rows])
+    k = whole_column([n for _, _, n, _ in rows])
+    c = constant(rows[0][3])
+    quotient = chunk.divide(a, b)
+    counted = chunk.multiply(k, quotient)
+    scaled = chunk.multiply(c, counted)
+    total = chunk.add(chunk.add(scaled, counted, 1), quotient, -1)
+    expected = [
+        None if y == 0 else (x / y * n * rows[0][3] + x / y * n - x / y) for x, y, n, _ in rows
+    ]
+    assert not quotient.normal  # left undivided until it is needed
+    bad = np.broadcast_to(total.bad, (size,))
+    kept = [i for i in range(size) if not bad[i]]
+    assert all(expected[i] is not None for i in kept)  # a division by zero always defers
+    assert columnar.exact_values(total, kept) == [expected[i] for i in kept]
+    normal = chunk.normal(total)
+    assert_normal(normal, size)
+    assert columnar.exact_values(normal, kept) == [expected[i] for i in kept]
+    # Floored and rounded half-up to a whole unit, as the output is.
+    floors = np.broadcast_to(np.asarray(normal.q), (size,))
+    assert [int(floors[i]) for i in kept] == [math.floor(expected[i]) for i in kept]
+    money = columnar.Num(total.q, total.r, total.den, 100, total.bad, total.normal)
+    rounded = columnar.cents(money, size)
+    for i in kept:
+        value = expected[i]
+        half_up = math.floor(abs(value) + Fraction(1, 2)) * (1 if value >= 0 else -1)
+        assert rounded[i] == half_up
+    for op, check in {"<": "__lt__", "<=": "__le__", "=": "__eq__", ">": "__gt__"}.items():
+        for other in (c, whole_column([n for _, _, n, _ in rows])):
+            flags = np.broadcast_to(chunk.compare(op, total, other).value, (size,))
+            values = columnar.exact_values(other, range(size))
+            assert [bool(flags[i]) for i in kept] == [
+                getattr(expected[i], check)(values[i]) for i in kept
+            ], op
+
+
+@settings(max_examples=100, deadline=None)
+@given(pairs=st.lists(st.tuples(fractions, small_fractions), min_size=1, max_size=20))
+def test_a_product_by_a_constant_stays_normal_only_when_it_can(pairs) -> None:
+    engine = columnar.Engine(STATUTE.ast, STATUTE.select_readings())
+    chunk = columnar.Chunk(engine, {}, len(pairs))
+    x = column_of([v for v, _ in pairs])
+    for factor in {pairs[0][1], Fraction(1, 2), Fraction(1, 7)}:
+        product = chunk.multiply(constant(factor), x)
+        got = columnar.exact_values(product, range(len(pairs)))
+        assert got == [v * factor for v, _ in pairs]
+        if product.normal:
+            assert_normal(product, len(pairs))
+        if factor.numerator == 1 and factor.denominator > 1:
+            assert product.normal  # divided by a constant, never by a column
+
+
+def test_lazy_remainders_that_grow_huge_defer_their_rows() -> None:
+    engine = columnar.Engine(STATUTE.ast, STATUTE.select_readings())
+    chunk = columnar.Chunk(engine, {}, 3)
+    third = column_of([Fraction(1, 3), Fraction(2, 3), Fraction(-1, 3)])
+    count = whole_column([2**61, 5, 2**40])
+    product = chunk.multiply(count, third)
+    assert not product.normal
+    total = chunk.add(product, product, 1)
+    bad = list(np.broadcast_to(total.bad, (3,)))
+    assert bad[0] and not bad[1]
+    kept = [i for i in range(3) if not bad[i]]
+    expected = [Fraction(2, 3) * 2**62, Fraction(20, 3), Fraction(-(2**41), 3)]
+    assert columnar.exact_values(chunk.normal(total), kept) == [expected[i] for i in kept]
+
+
+def test_huge_amounts_with_fractions_of_a_cent_defer_and_match_the_scalar_path() -> None:
+    """Per-job amounts reduced by an odd salary shortfall are fractions of a cent: times huge
+    job counts the undivided remainders leave the int64 range, and only those rows defer."""
+    reduced = dict(BASE, project_median_salary="59999.99", retained_jobs=3)
+    huge = dict(reduced, new_jobs=4 * 10**15, retained_jobs=10**15)
+    state, deferred, expected = run_columns([reduced, huge, reduced], {})
+    assert list(deferred) == [False, True, False]
+    for name in STATUTE.ast.result_names:
+        got = exact_rows(state, name, 3)
+        assert [got[0], got[2]] == [expected[0][name], expected[2][name]], name
+
+
+def test_selections_are_exact_even_where_the_difference_wraps() -> None:
+    c = np.array([True, False, True, False])
+    high = np.array([2**62 - 1, 1, -(2**62) + 1, 0], dtype=np.int64)
+    low = np.array([-(2**62) + 1, 2**62 - 1, 2**62 - 1, -5], dtype=np.int64)
+    assert list(columnar._select(c, high, low)) == [2**62 - 1, 2**62 - 1, -(2**62) + 1, -5]
+    assert list(columnar._select(c, 7, low)) == [7, 2**62 - 1, 7, -5]
+    assert list(columnar._select(c, high, -3)) == [2**62 - 1, -3, -(2**62) + 1, -3]
+    assert list(columnar._select(c, 7, -3)) == [7, -3, 7, -3]
+    assert list(columnar._select(c, 2**62, -(2**62))) == [2**62, -(2**62), 2**62, -(2**62)]
+    codes = columnar._select_code(c, np.int16(4), np.array([0, 9, 2, 3], dtype=np.int16))
+    assert list(codes) == [4, 9, 4, 3] and codes.dtype == np.int16
+
+
+def test_values_used_once_stay_undivided_and_shared_ones_are_normalised() -> None:
+    """Results and definitions used at several places are held in normal form; a value
+    used once (a quotient only floored later, say) is divided out only where it is used."""
+    shared = columnar._shared_definitions(STATUTE.ast)
+    assert set(STATUTE.ast.result_names) <= shared
+    state, deferred, _ = run_columns([BASE, dict(BASE, project_median_salary="80000")], {})
+    assert not deferred.any()
+    memo = state["engine"].last_memo
+    for (name, _), value in memo.items():
+        if isinstance(value, columnar.Num) and name in shared:
+            assert value.normal, name
+    assert any(isinstance(v, columnar.Num) and not v.normal for v in memo.values())
