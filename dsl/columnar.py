@@ -9,12 +9,13 @@ carried, not multiplied out. A remainder is divided out (normalised) only where 
 the value is compared, floored or output, or once for a definition used at several places; a
 quotient, a product or a sum used once is left undivided, so a chain of them costs one division.
 
-Arithmetic runs on int64 columns. Before every product, and after every sum, magnitudes are
-checked with a float estimate; a row where a value could leave the int64 range, where a division
-by zero, a missing optional input, two exclusive cases or no case at all would occur, is marked
-*deferred*. A deferred row is then evaluated by the scalar evaluator, which either agrees or
-reports the error in its own words. So the columnar result is exact on every row it keeps, and a
-row it cannot do exactly is never guessed.
+Arithmetic runs on int64 columns. Every column carries a bound on its magnitude, worked out
+from the bounds of what it was made of; where a bound cannot rule out leaving the int64 range,
+products and sums are checked row by row, in integers. A row where a value could leave the
+int64 range, where a division by zero, a missing optional input, two exclusive cases or no case
+at all would occur, is marked *deferred*. A deferred row is then evaluated by the scalar
+evaluator, which either agrees or reports the error in its own words. So the columnar result is
+exact on every row it keeps, and a row it cannot do exactly is never guessed.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from .values import CENTS, Value
 
 Array = np.ndarray[Any, Any]
 Mask = Array | bool
-_LIMIT = float(2**62)
+_LIMIT = 2**62
 _COMPARE = {
     "=": np.equal,
     "!=": np.not_equal,
@@ -160,6 +161,17 @@ def _divmod(a: Array | int, b: Array | int) -> tuple[Array | int, Array | int]:
     return q, a - q * b
 
 
+def _reaches_limit(a: Array | int, b: Array | int) -> Array:
+    """Returns the rows where |a| * |b| reaches the checked limit, decided in integers without
+    forming the product (a row where either side alone reaches it counts too)."""
+    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    huge = (a >= _LIMIT) | (a <= -_LIMIT) | (b >= _LIMIT) | (b <= -_LIMIT)
+    size_a = np.abs(np.where(huge, 0, a))
+    size_b = np.abs(np.where(huge, 0, b))
+    # |a| * |b| >= L  exactly when  |a| > (L - 1) // |b|  (for |b| >= 1).
+    return huge | (size_a > (_LIMIT - 1) // np.maximum(size_b, 1))
+
+
 def _below(r: Array | int, den: Array | int) -> bool:
     """True when 0 <= r < den on every row (two comparisons instead of a division)."""
     if not isinstance(r, np.ndarray):
@@ -275,15 +287,14 @@ class Chunk:
         bound = self.bound(a) * self.bound(b)
         if bound < _LIMIT:
             return self.note(np.multiply(a, b), bound), False
-        estimate = np.abs(np.asarray(a, dtype=np.float64)) * np.abs(np.asarray(b, dtype=np.float64))
         with np.errstate(over="ignore"):
-            return np.multiply(a, b), estimate >= _LIMIT
+            return np.multiply(a, b), _reaches_limit(a, b)
 
     def large(self, a: Array | int) -> Mask:
         """Returns the rows where a sum could grow out of range in a later operation."""
         if self.bound(a) < _LIMIT:
             return False
-        return np.abs(a) >= 2**62
+        return (a >= _LIMIT) | (a <= -_LIMIT)
 
     def sum(self, a: Array | int, b: Array | int, sign: int) -> Array | int:
         """Returns a + b (sign 1) or a - b (sign -1), its bound noted when both are known

@@ -329,8 +329,8 @@ def _column(
             return Num(np.zeros(size, dtype=np.int64), 0, Den(), scale), ~_missing(array)
     if pa.types.is_integer(arrow):
         values, too_large = _int64(_filled(array, 0))
-        with np.errstate(over="ignore"):
-            too_large |= np.abs(values.astype(np.float64)) * scale >= 2.0**62
+        limit = -(-(2**62) // scale)  # |value| >= limit: in base units it reaches 2**62
+        too_large |= (values >= limit) | (values <= -limit)
         return Num(np.where(too_large, 0, values) * scale, 0, Den(), scale), too_large
     if _is_text(arrow) or pa.types.is_dictionary(arrow):
         return _exact_texts(array, scale)

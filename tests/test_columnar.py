@@ -438,3 +438,14 @@ def test_values_used_once_stay_undivided_and_shared_ones_are_normalised() -> Non
         if isinstance(value, columnar.Num) and name in shared:
             assert value.normal, name
     assert any(isinstance(v, columnar.Num) and not v.normal for v in memo.values())
+
+
+def test_products_that_reach_the_limit_are_found_exactly_in_integers() -> None:
+    limit = 2**62
+    a = np.array([2**31, 2**31, -(2**31), 3, -(2**63), 7, 0, 2**62], dtype=np.int64)
+    b = np.array([2**31 - 1, 2**31, 2**31, (limit - 1) // 3, 1, -(limit // 7 + 1), 5, 0])
+    expected = [abs(int(x) * int(y)) >= limit for x, y in zip(a, b, strict=True)]
+    # A side that alone reaches the limit counts, even times zero (the row is only deferred).
+    expected[-1] = True
+    assert columnar._reaches_limit(a, b).tolist() == expected
+    assert expected == [False, True, True, False, True, True, False, True]
