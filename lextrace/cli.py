@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import tempfile
 import traceback
@@ -369,12 +370,26 @@ def atomic_file(output: str, mode: str) -> Iterator[IO[Any]]:
         with handle:
             yield handle
         try:
+            # The temporary file is private (0600); the result gets the mode a file written
+            # there directly would have: the replaced file's, else what the umask allows.
+            os.chmod(handle.name, _mode_for(target))
             os.replace(handle.name, target)
         except OSError as error:
             raise BadInput(f"{output}: cannot write: {error.strerror or error}") from None
     except BaseException:
         Path(handle.name).unlink(missing_ok=True)
         raise
+
+
+def _mode_for(target: Path) -> int:
+    """Returns the permission bits an output written at `target` should have: those of the
+    file it replaces, else 0666 less the process's umask (as `open` would create it)."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 @cli.command()

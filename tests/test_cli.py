@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -231,3 +233,21 @@ def test_api_docstring_example_is_true() -> None:
 
     failures, tried = doctest.testmod(lextrace.api)
     assert tried >= 3 and failures == 0
+
+
+def test_outputs_get_the_mode_a_plain_write_would_give(tmp_path: Path) -> None:
+    # The output is written to a private temporary file first; the renamed result must not
+    # stay private: new files follow the umask, a replaced file keeps its mode.
+    source = str(EXAMPLES / "batch.jsonl")
+    fresh, kept = tmp_path / "fresh.jsonl", tmp_path / "kept.jsonl"
+    kept.write_text("old\n", encoding="utf-8")
+    kept.chmod(0o640)
+    previous = os.umask(0o022)
+    try:
+        for output in (fresh, kept):
+            assert run("batch", source, "--output", str(output)).returncode == 0
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o644
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o640
+    assert kept.read_text(encoding="utf-8") != "old\n"
