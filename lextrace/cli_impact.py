@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
-from .cli import BadInput, _parse_readings, _statute, common_options
+from .cli import BadInput, _parse_readings, _statute, atomic_file, common_options
 from .options import output_format
 
 
@@ -90,7 +89,5 @@ def impact(
     if output is None:
         click.echo(text)
     else:
-        try:
-            Path(output).write_text(text + "\n", encoding="utf-8")
-        except OSError as error:
-            raise BadInput(f"{output}: cannot write: {error.strerror or error}") from None
+        with atomic_file(output, "w") as handle:  # never half a report
+            handle.write(text + "\n")

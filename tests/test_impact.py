@@ -101,3 +101,16 @@ def test_an_unreadable_population_exits_2(
     code = main(["impact", str(BUNDLED), str(SMALL), str(tmp_path / "missing.parquet")])
     err = capsys.readouterr().err
     assert code == 2 and "missing.parquet" in err
+
+
+def test_a_report_file_is_written_whole_or_not_at_all(
+    files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "impact.md"
+    arguments = ["impact", str(BUNDLED), str(SMALL), str(files["parquet"]), "--format", "markdown"]
+    assert main([*arguments, "-o", str(page)]) == 0
+    assert "<svg" in page.read_text(encoding="utf-8")
+    assert [p.name for p in tmp_path.iterdir()] == ["impact.md"]  # no temporary file left
+    missing = tmp_path / "no-such-folder" / "impact.md"
+    assert main([*arguments, "-o", str(missing)]) == 2
+    assert "cannot write" in capsys.readouterr().err and not missing.parent.exists()
