@@ -314,6 +314,8 @@ def _column(
         )
     scale = scale_of(declared.type)
     if kind == "count":
+        if _is_text(arrow) and _all_match(array, _WHOLE_TEXT):
+            array, arrow = array.cast(pa.int64()), pa.int64()
         if pa.types.is_integer(arrow):
             values, too_large = _int64(_filled(array, 0))
             return Num(values, 0, Den(), 1), too_large
@@ -332,9 +334,26 @@ def _column(
         limit = -(-(2**62) // scale)  # |value| >= limit: in base units it reaches 2**62
         too_large |= (values >= limit) | (values <= -limit)
         return Num(np.where(too_large, 0, values) * scale, 0, Den(), scale), too_large
+    if _is_text(arrow) and _all_match(array, _DECIMAL_TEXT):
+        # Plain decimals (CSV cells): Arrow's exact decimal parser, no Python per text.
+        return _decimal_units(array.cast(pa.decimal128(38, _TEXT_PLACES)), scale, missing)
     if _is_text(arrow) or pa.types.is_dictionary(arrow):
         return _exact_texts(array, scale)
     return Num(np.zeros(size, dtype=np.int64), 0, Den(), scale), ~missing
+
+
+# Texts that Arrow's exact casts read as `_plain_number` does: a plain decimal with at most
+# `_TEXT_PLACES` places (within decimal128's 38 digits), a whole number within int64.
+_TEXT_PLACES = 6
+_DECIMAL_TEXT = rf"^-?[0-9]{{1,30}}(\.[0-9]{{1,{_TEXT_PLACES}}})?$"
+_WHOLE_TEXT = r"^[0-9]{1,18}$"
+
+
+def _all_match(array: pa.Array, pattern: str) -> bool:
+    """True when every non-null text of the array matches the pattern (and one is not null)."""
+    if array.null_count == len(array):
+        return False
+    return bool(pc.all(pc.match_substring_regex(array, pattern)).as_py())
 
 
 def _codes(
