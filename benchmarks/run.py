@@ -256,7 +256,13 @@ def main() -> None:
             source = population_file(rows, kind)
             with tempfile.TemporaryDirectory() as out:
                 target = Path(out) / f"out.{kind}"
-                elapsed, peak = run_command([*LEXTRACE, "batch", str(source), "-o", str(target)])
+                # Whole processes on a shared machine vary by a third from run to run: the
+                # best of three (one run for a million rows) is the figure, as for the others.
+                runs = [
+                    run_command([*LEXTRACE, "batch", str(source), "-o", str(target)])
+                    for _ in range(3 if rows <= 100_000 else 1)
+                ]
+                elapsed, peak = min(r[0] for r in runs), max(r[1] for r in runs)
                 exact = exact_rows(rows, target) if kind == "parquet" and rows == sizes[-1] else ""
             rate = rows / elapsed
             label = f"batch {rows:,} rows from {kind}, whole process (rows/s)"
@@ -276,7 +282,7 @@ def main() -> None:
                     rate >= 100_000,
                 )
 
-    verify = best_of(1, lambda: run_command([*LEXTRACE, "verify"]))
+    verify = min(run_command([*LEXTRACE, "verify"])[0] for _ in range(3))
     table.row("lextrace verify, whole process", f"{verify:.2f} s")
     table.target("lextrace verify under 5 s", f"{verify:.2f} s", verify < 5)
     example = str(HERE.parent / "examples" / "distressed-manufacturer.json")
