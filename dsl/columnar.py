@@ -36,7 +36,8 @@ from .values import CENTS, Value
 
 Array = np.ndarray[Any, Any]
 Mask = Array | bool
-_LIMIT = 2**62
+LIMIT = 2**62
+"""Magnitudes are kept below this (half the int64 range): a sum of two such values still fits."""
 _COMPARE = {
     "=": np.equal,
     "!=": np.not_equal,
@@ -165,11 +166,17 @@ def _reaches_limit(a: Array | int, b: Array | int) -> Array:
     """Returns the rows where |a| * |b| reaches the checked limit, decided in integers without
     forming the product (a row where either side alone reaches it counts too)."""
     a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
-    huge = (a >= _LIMIT) | (a <= -_LIMIT) | (b >= _LIMIT) | (b <= -_LIMIT)
+    huge = reaching_limit(a) | reaching_limit(b)
     size_a = np.abs(np.where(huge, 0, a))
     size_b = np.abs(np.where(huge, 0, b))
     # |a| * |b| >= L  exactly when  |a| > (L - 1) // |b|  (for |b| >= 1).
-    return huge | (size_a > (_LIMIT - 1) // np.maximum(size_b, 1))
+    return huge | (size_a > (LIMIT - 1) // np.maximum(size_b, 1))
+
+
+def reaching_limit(values: Array, factor: int = 1) -> Array:
+    """Returns the rows where |value| * factor (factor >= 1) reaches LIMIT, in integers."""
+    least = -(-LIMIT // factor)  # the smallest magnitude that reaches it
+    return (values >= least) | (values <= -least)
 
 
 def _below(r: Array | int, den: Array | int) -> bool:
@@ -285,23 +292,23 @@ class Chunk:
                 return -a, False
         # Bounded as a whole (the usual case), no row can overflow: skip the row-wise check.
         bound = self.bound(a) * self.bound(b)
-        if bound < _LIMIT:
+        if bound < LIMIT:
             return self.note(np.multiply(a, b), bound), False
         with np.errstate(over="ignore"):
             return np.multiply(a, b), _reaches_limit(a, b)
 
     def large(self, a: Array | int) -> Mask:
         """Returns the rows where a sum could grow out of range in a later operation."""
-        if self.bound(a) < _LIMIT:
+        if self.bound(a) < LIMIT:
             return False
-        return (a >= _LIMIT) | (a <= -_LIMIT)
+        return reaching_limit(a)
 
     def sum(self, a: Array | int, b: Array | int, sign: int) -> Array | int:
         """Returns a + b (sign 1) or a - b (sign -1), its bound noted when both are known
         to stay far inside the int64 range (else `large` measures it)."""
         total = a + b if sign > 0 else a - b
         bound = self.bound(a) + self.bound(b)
-        return self.note(total, bound) if bound < _LIMIT else total
+        return self.note(total, bound) if bound < LIMIT else total
 
     def den_value(self, den: Den) -> tuple[Array | int, Mask]:
         """Returns the value of a denominator, and the rows where it is too large (computed
@@ -847,7 +854,7 @@ class Engine:
         assert isinstance(value, Num)
         if owned and total.den.whole and value.den.whole and value.scale == total.scale:
             bound = chunk.bound(total.q) + chunk.bound(value.q)
-            if bound < _LIMIT:
+            if bound < LIMIT:
                 assert isinstance(total.q, np.ndarray)
                 np.add(total.q, value.q, out=total.q)
                 chunk.note(total.q, bound)

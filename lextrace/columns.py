@@ -25,6 +25,7 @@ import pyarrow.compute as pc
 
 from .dsl import ast
 from .dsl.columnar import (
+    LIMIT,
     Array,
     Chunk,
     Code,
@@ -36,6 +37,7 @@ from .dsl.columnar import (
     Unsupported,
     cents,
     exact_values,
+    reaching_limit,
     scale_of,
 )
 from .dsl.scenario import ExactNumber, default_value
@@ -63,7 +65,7 @@ def _int64(array: pa.Array) -> tuple[Array, Array]:
     """Returns an integer column as int64 and the rows beyond its range (set to 0 here; the
     scalar path reads them)."""
     if array.type == pa.uint64():
-        limit = pa.scalar(2**62, pa.uint64())
+        limit = pa.scalar(LIMIT, pa.uint64())
         too_large = np.asarray(pc.greater(array, limit).to_numpy(zero_copy_only=False), bool)
         array = pc.if_else(pa.array(too_large), pa.scalar(0, pa.uint64()), array)
         return np.asarray(array.cast(pa.int64()).to_numpy(zero_copy_only=False)), too_large
@@ -121,20 +123,18 @@ def _decimal_units(array: pa.Array, scale: int, missing: Array) -> tuple[Num, Ar
 
 def _beyond(unscaled: Array, high: Array, missing: Array, numerator: int) -> Array | None:
     """Returns the rows of a decimal column that do not fit int64 once multiplied by
-    `numerator` (kept below 2**62), or None when no row is (proved by the extremes)."""
+    `numerator` (kept below LIMIT), or None when no row is (proved by the extremes)."""
     if len(unscaled) == 0:
         return None
     low_min, low_max = int(unscaled.min()), int(unscaled.max())
     high_min, high_max = int(high.min()), int(high.max())
-    in_range = max(-low_min, low_max) * numerator < 2**62
+    in_range = max(-low_min, low_max) * numerator < LIMIT
     if high_min == high_max == 0 and low_min >= 0 and in_range:
         return None
     if high_min == high_max == -1 and low_max < 0 and in_range:
         return None
     too_large = (high != (unscaled >> 63)) & np.logical_not(missing)
-    limit = -(-(2**62) // numerator)  # |unscaled| >= limit: the scaled value reaches 2**62
-    too_large |= (unscaled >= limit) | (unscaled <= -limit)
-    return too_large
+    return too_large | reaching_limit(unscaled, numerator)
 
 
 def _exact_texts(array: pa.Array, scale: int) -> tuple[Num, Array]:
@@ -165,7 +165,7 @@ def _text_table(distinct: tuple[object, ...], scale: int) -> tuple[Array, Array,
     unreadable = [False] * (len(distinct) + 1)
     for index, text in enumerate(distinct):
         parts = _plain_number(text) if isinstance(text, str) else None
-        if parts is None or abs(parts[0] * scale) >= 2**62 or parts[1] >= 2**62:
+        if parts is None or abs(parts[0] * scale) >= LIMIT or parts[1] >= LIMIT:
             unreadable[index] = True
             continue
         numerators[index] = parts[0] * scale
@@ -331,8 +331,7 @@ def _column(
             return Num(np.zeros(size, dtype=np.int64), 0, Den(), scale), ~_missing(array)
     if pa.types.is_integer(arrow):
         values, too_large = _int64(_filled(array, 0))
-        limit = -(-(2**62) // scale)  # |value| >= limit: in base units it reaches 2**62
-        too_large |= (values >= limit) | (values <= -limit)
+        too_large |= reaching_limit(values, scale)
         return Num(np.where(too_large, 0, values) * scale, 0, Den(), scale), too_large
     if _is_text(arrow) and _all_match(array, _DECIMAL_TEXT):
         # Plain decimals (CSV cells): Arrow's exact decimal parser, no Python per text.
