@@ -25,83 +25,55 @@ import pyarrow.parquet as pq
 
 Row = dict[str, Any]
 
-BOOL_FIELDS: tuple[str, ...] = (
-    "government_restricted_municipality",
-    "mega_project",
-    "enhanced_area",
-    "distressed_municipality",
-    "qualified_opportunity_zone",
-    "employment_investment_corridor",
-    "training_program",
-    "training_by_state_institution_within_10_miles",
-    "small_business",
-    "targeted_industry",
-    "qualified_incubator_facility",
-    "child_care",
-    "reentry_partnership_hire",
-    "substantial_environmental_remediation",
-    "college_collaboration",
-    "marine_terminal_project",
-    "south_jersey_port_district",
-)
-COUNT_FIELDS: tuple[str, ...] = (
-    "new_jobs",
-    "retained_jobs",
-    "labor_harmony_new_jobs",
-    "labor_harmony_retained_jobs",
-    "eligibility_period_years",
-)
-MONEY_FIELDS: tuple[str, ...] = (
-    "industrial_rd_capital_investment",
-    "minimum_capital_investment",
-    "project_median_salary",
-    "county_median_salary",
-    "lowest_full_time_hourly_wage",
-    "state_minimum_wage",
-)
-OPTIONAL_MONEY_FIELDS: tuple[str, ...] = (
-    "municipality_median_salary",
-    "board_approved_annual_limit",
-)
-SHARE_FIELDS: tuple[str, ...] = ("onsite_renewable_share", "board_underrepresented_share")
+KINDS: dict[str, str] = {
+    "government_restricted_municipality": "bool",
+    "mega_project": "bool",
+    "enhanced_area": "bool",
+    "distressed_municipality": "bool",
+    "qualified_opportunity_zone": "bool",
+    "employment_investment_corridor": "bool",
+    "mri_distress_score": "score",
+    "industrial_rd_capital_investment": "money",
+    "minimum_capital_investment": "money",
+    "new_jobs": "count",
+    "retained_jobs": "count",
+    "labor_harmony_new_jobs": "count",
+    "labor_harmony_retained_jobs": "count",
+    "training_program": "bool",
+    "training_by_state_institution_within_10_miles": "bool",
+    "small_business": "bool",
+    "project_median_salary": "money",
+    "county_median_salary": "money",
+    "municipality_median_salary": "optional money",
+    "targeted_industry": "bool",
+    "qualified_incubator_facility": "bool",
+    "child_care": "bool",
+    "reentry_partnership_hire": "bool",
+    "green_building": "green building",
+    "substantial_environmental_remediation": "bool",
+    "college_collaboration": "bool",
+    "onsite_renewable_share": "share",
+    "marine_terminal_project": "bool",
+    "south_jersey_port_district": "bool",
+    "board_underrepresented_share": "share",
+    "lowest_full_time_hourly_wage": "money",
+    "state_minimum_wage": "money",
+    "board_approved_annual_limit": "optional money",
+    "eligibility_period_years": "count",
+}
+"""Every scenario field, in the order of the scenario format, with the kind of its values."""
 
-FIELDS: tuple[str, ...] = (
-    "government_restricted_municipality",
-    "mega_project",
-    "enhanced_area",
-    "distressed_municipality",
-    "qualified_opportunity_zone",
-    "employment_investment_corridor",
-    "mri_distress_score",
-    "industrial_rd_capital_investment",
-    "minimum_capital_investment",
-    "new_jobs",
-    "retained_jobs",
-    "labor_harmony_new_jobs",
-    "labor_harmony_retained_jobs",
-    "training_program",
-    "training_by_state_institution_within_10_miles",
-    "small_business",
-    "project_median_salary",
-    "county_median_salary",
-    "municipality_median_salary",
-    "targeted_industry",
-    "qualified_incubator_facility",
-    "child_care",
-    "reentry_partnership_hire",
-    "green_building",
-    "substantial_environmental_remediation",
-    "college_collaboration",
-    "onsite_renewable_share",
-    "marine_terminal_project",
-    "south_jersey_port_district",
-    "board_underrepresented_share",
-    "lowest_full_time_hourly_wage",
-    "state_minimum_wage",
-    "board_approved_annual_limit",
-    "eligibility_period_years",
-)
-"""Every scenario field, in the order of the scenario format."""
+
+def _of_kind(kind: str) -> tuple[str, ...]:
+    return tuple(name for name, its in KINDS.items() if its == kind)
+
+
+FIELDS: tuple[str, ...] = tuple(KINDS)
+BOOL_FIELDS = _of_kind("bool")
+COUNT_FIELDS = _of_kind("count")
+MONEY_FIELDS = _of_kind("money")
+OPTIONAL_MONEY_FIELDS = _of_kind("optional money")
+SHARE_FIELDS = _of_kind("share")
 
 DEFAULTS: dict[str, Any] = {
     **dict.fromkeys(BOOL_FIELDS, False),
