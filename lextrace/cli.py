@@ -292,20 +292,24 @@ def batch(
                 click.echo(error.render(), err=True)
                 if strict:
                     raise BadInput(f"stopped at line {number} (--strict)") from None
-                yield json.dumps(
-                    {
-                        "line": number,
-                        "error": [
-                            {"field": p.field, "expected": p.expected, "given": p.given}
-                            for p in error.problems
-                        ],
-                    }
-                )
+                yield json.dumps({"line": number, "error": error_problems(error)})
 
     with _open_lines(file) as lines:
         _write_lines(results(lines), output)
     if failures:
         raise BadInput(f"{failures} line{'s' if failures != 1 else ''} of {file} failed")
+
+
+def error_problems(error: Exception) -> list[dict[str, str]]:
+    """Returns the `error` list of a batch line that failed: each field, what was expected and
+    what was given (scenario-format.md); a scenario the rules cannot compute is one entry."""
+    if isinstance(error, ScenarioError):
+        return [
+            {"field": p.field, "expected": p.expected, "given": p.given} for p in error.problems
+        ]
+    return [
+        {"field": "<scenario>", "expected": "a scenario the rules can compute", "given": str(error)}
+    ]
 
 
 class _open_lines:

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .api import Statute
-from .cli import atomic_file
+from .cli import atomic_file, error_problems
 from .columns import decimal_cents, json_lines
 from .dsl.columnar import keep_freed_memory
 from .dsl.errors import ScenarioError
@@ -62,9 +62,7 @@ def run(
         for chunk in chunks:
             for row in sorted(chunk.errors):
                 failures += 1
-                error = chunk.errors[row]
-                message = error.render() if isinstance(error, ScenarioError) else str(error)
-                click.echo(message, err=True)
+                click.echo(_message(chunk.errors[row]), err=True)
                 if strict:
                     raise bad_input(f"stopped at {_where(chunk, row, file)} (--strict)")
             yield chunk
@@ -141,7 +139,7 @@ def _jsonl(statute: Statute, chunk: EvaluatedChunk, readings: str) -> bytes | me
     texts = lines.to_pylist()
     for row, error in chunk.errors.items():
         number = chunk.lines[row] if chunk.lines else chunk.first_row + row + 1
-        texts[row] = json.dumps({"line": number, "error": _problems(error)}) + "\n"
+        texts[row] = json.dumps({"line": number, "error": error_problems(error)}) + "\n"
     return "".join(texts).encode("utf-8")
 
 
@@ -161,16 +159,6 @@ def _filled(statute: Statute, chunk: EvaluatedChunk) -> dict[str, Any]:
             column[row] = placeholder
         filled[name] = column
     return filled
-
-
-def _problems(error: Exception) -> list[dict[str, str]]:
-    if isinstance(error, ScenarioError):
-        return [
-            {"field": p.field, "expected": p.expected, "given": p.given} for p in error.problems
-        ]
-    return [
-        {"field": "<scenario>", "expected": "a scenario the rules can compute", "given": str(error)}
-    ]
 
 
 def _write_table(
@@ -260,6 +248,7 @@ def _arrow_results(statute: Statute, chunk: EvaluatedChunk) -> pa.Table:
 
 
 def _message(error: Exception) -> str:
+    """Returns a row's error as the scalar path words it."""
     return error.render() if isinstance(error, ScenarioError) else str(error)
 
 
