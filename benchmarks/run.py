@@ -156,19 +156,14 @@ def columnar_rate(statute: object, rows: int, workers: int) -> float:
     on `workers` threads as `lextrace batch` runs it: exact result columns out, rows it defers
     evaluated by the scalar path included."""
     from lextrace.dsl.columnar import keep_freed_memory
-    from lextrace.tables import Runner, arrow_chunks, evaluate_in_order, table_rows
+    from lextrace.tables import Runner, evaluate_in_order, read_tasks
 
     keep_freed_memory()  # as the batch command does
-    ast = statute.ast  # type: ignore[attr-defined]
-    batches = list(arrow_chunks(str(population_file(rows, "parquet")), "parquet", ast))
+    source = str(population_file(rows, "parquet"))
+    tasks = list(read_tasks(statute.ast, source, "parquet"))  # type: ignore[attr-defined]
     runner = Runner(statute, statute.select_readings())  # type: ignore[arg-type, attr-defined]
 
     def run() -> None:
-        tasks = []
-        first = 0
-        for batch in batches:
-            tasks.append((batch, first, table_rows(batch, "population", first), None, None))
-            first += batch.num_rows
         for _ in evaluate_in_order(runner, iter(tasks), workers):
             pass
 

@@ -26,13 +26,11 @@ from .dsl.errors import ScenarioError
 from .tables import (
     CHUNK_ROWS,
     EvaluatedChunk,
-    JsonLines,
     Runner,
     TableError,
     Task,
-    arrow_chunks,
     evaluate_in_order,
-    table_rows,
+    read_tasks,
 )
 
 Fail = Callable[[str], Exception]
@@ -99,30 +97,21 @@ def _chunks(
 
 def _tasks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> Iterator[Task]:
     """Yields each chunk to evaluate: (table, first row, row source, refused rows, lines)."""
-    source = "<stdin>" if file == "-" else file
-    if input_format == "jsonl":
-        try:
-            handle: IO[bytes] = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
-        except OSError as error:
-            raise bad_input(f"{file}: cannot read: {error.strerror}") from None
-        try:
-            first = 0
-            for table, lines, rows, refused in JsonLines(
-                runner.statute.ast, handle, source
-            ).chunks():
-                yield table, first, rows, refused, lines
-                first += table.num_rows
-        finally:
-            if handle is not sys.stdin.buffer:
-                handle.close()
+    statute = runner.statute.ast
+    if input_format != "jsonl":
+        if file == "-":
+            raise bad_input(f"{input_format} input must be a file, not standard input")
+        yield from read_tasks(statute, file, input_format)
         return
-    if file == "-":
-        raise bad_input(f"{input_format} input must be a file, not standard input")
-    first = 0
-    text = runner.statute.ast if input_format == "csv" else None
-    for batch in arrow_chunks(file, input_format, runner.statute.ast):
-        yield batch, first, table_rows(batch, source, first, text), None, None
-        first += batch.num_rows
+    try:
+        handle: IO[bytes] = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
+    except OSError as error:
+        raise bad_input(f"{file}: cannot read: {error.strerror}") from None
+    try:
+        yield from read_tasks(statute, file, input_format, handle)
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
 
 
 def _write_jsonl(sink: IO[bytes], statute: Statute, chunk: EvaluatedChunk, readings: str) -> None:

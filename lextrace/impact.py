@@ -20,7 +20,7 @@ from .api import Statute
 from .dsl import ast
 from .dsl.columnar import Code, Col, Flag, Num, cents
 from .dsl.values import CENTS, cents_string, dollars
-from .tables import EvaluatedChunk, JsonLines, Runner, TableError, arrow_chunks, table_rows
+from .tables import EvaluatedChunk, Runner, TableError, read_tasks
 
 
 @dataclass
@@ -161,23 +161,10 @@ def impact(
 def _chunks(runners: list[Runner], population: str, table_format: str) -> Any:
     """Yields each chunk of the population evaluated by both encodings."""
     old, new = runners
-    if table_format == "jsonl":
-        with open(population, "rb") as handle:
-            reader = JsonLines(new.statute.ast, handle, population)
-            first = 0
-            for table, _lines, rows, refused in reader.chunks():
-                yield (
-                    old.evaluate(table, first, rows, refused),
-                    new.evaluate(table, first, rows, refused),
-                )
-                first += table.num_rows
-        return
-    first = 0
-    for batch in arrow_chunks(population, table_format, new.statute.ast):
-        text = new.statute.ast if table_format == "csv" else None
-        rows = table_rows(batch, population, first, text)
-        yield old.evaluate(batch, first, rows), new.evaluate(batch, first, rows)
-        first += batch.num_rows
+    for table, first, rows, refused, _lines in read_tasks(
+        new.statute.ast, population, table_format
+    ):
+        yield old.evaluate(table, first, rows, refused), new.evaluate(table, first, rows, refused)
 
 
 def _cents_column(values: Any) -> np.ndarray:

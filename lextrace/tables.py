@@ -119,6 +119,30 @@ Task = tuple[pa.Table | pa.RecordBatch, int, Any, Any, list[int] | None]
 """A chunk to evaluate: (table, first row, row source, rows refused by the reader, lines)."""
 
 
+def read_tasks(
+    statute: ast.Statute, path: str, table_format: str, handle: IO[bytes] | None = None
+) -> Iterator[Task]:
+    """Yields each chunk of a population file to evaluate, in order: (table, first row, row
+    source for the scalar path, rows the reader refused, line numbers). JSON Lines are read
+    from `handle` when given (standard input, say), else from `path`."""
+    source = "<stdin>" if path == "-" else path
+    if table_format == "jsonl":
+        if handle is None:
+            with open(path, "rb") as opened:
+                yield from read_tasks(statute, path, table_format, opened)
+            return
+        first = 0
+        for table, lines, rows, refused in JsonLines(statute, handle, source).chunks():
+            yield table, first, rows, refused, lines
+            first += table.num_rows
+        return
+    first = 0
+    text = statute if table_format == "csv" else None
+    for batch in arrow_chunks(path, table_format, statute):
+        yield batch, first, table_rows(batch, source, first, text), None, None
+        first += batch.num_rows
+
+
 def evaluate_in_order(
     runner: Runner, tasks: Iterator[Task], workers: int = 2
 ) -> Iterator[EvaluatedChunk]:
