@@ -187,15 +187,30 @@ class BonusSum(Expr):
 # The statute's structure
 
 
+def folded(text: str) -> str:
+    """Returns `text` as it reads: every run of whitespace (a line break and the indentation of
+    the encoding's next line, say) one space, and none at either end."""
+    return " ".join(text.split())
+
+
 @dataclass
 class TextPiece:
-    """Words of the statute carried verbatim; `mark` says when they are not computable."""
+    """Words of the statute carried verbatim; `mark` says when they are not computable.
+
+    `text` is the source as written, line breaks and indentation included (the fidelity check
+    locates each word by its offset in it); `words` is what every output shows.
+    """
 
     text: str
     span: Span
     mark: TextMark | None = None
     reason: str | None = None
     clause: Clause | None = field(default=None, repr=False)
+
+    @property
+    def words(self) -> str:
+        """The words as they read, whitespace folded (see `folded`)."""
+        return folded(self.text)
 
 
 @dataclass(frozen=True)

@@ -150,6 +150,13 @@ def _string(token: Token) -> str:
     return str(token)[1:-1]
 
 
+def _prose(token: Token) -> str:
+    # A description, question or reason is read as one paragraph: the line breaks and the
+    # indentation it has in the source are layout, not words. (Statute words keep theirs in
+    # TextPiece.text, where the fidelity check locates each word by its offset.)
+    return ast.folded(_string(token))
+
+
 def _label_part(label: str) -> str:
     return label.strip("().")
 
@@ -252,11 +259,11 @@ class _Builder:
         for alternative in alternatives:
             assert isinstance(alternative, Tree)
             option, description = alternative.children
-            options.append(ast.ReadingOption(str(option), _string(cast(Token, description))))
+            options.append(ast.ReadingOption(str(option), _prose(cast(Token, description))))
         return ast.Reading(
             id=str(reading_id),
-            question=_string(cast(Token, question)),
-            default=ast.ReadingOption(str(default_name), _string(cast(Token, default_text))),
+            question=_prose(cast(Token, question)),
+            default=ast.ReadingOption(str(default_name), _prose(cast(Token, default_text))),
             alternatives=tuple(options),
             span=_span(tree),
         )
@@ -271,7 +278,7 @@ class _Builder:
         declared = ast.Input(
             name=str(name_token),
             type=self.type(cast(Tree, type_tree)),
-            description=_string(cast(Token, description)),
+            description=_prose(cast(Token, description)),
             span=_span(cast(Token, name_token)),
         )
         bounds: list[ast.Bound] = []
@@ -328,7 +335,7 @@ class _Builder:
         if len(tree.children) > 1:
             mark = cast(Tree, tree.children[1])
             piece.mark = cast(ast.TextMark, str(mark.data))
-            piece.reason = _string(cast(Token, mark.children[0]))
+            piece.reason = _prose(cast(Token, mark.children[0]))
         return piece
 
     def items(self, clause: ast.Clause, children: list[Tree | Token]) -> None:
@@ -398,7 +405,7 @@ class _Builder:
                 literal = self.expr(tree.children[0])
                 assert isinstance(literal, ast.Literal)
                 reviewed.append(
-                    ast.Reviewed(literal, _string(cast(Token, tree.children[1])), _span(tree))
+                    ast.Reviewed(literal, _prose(cast(Token, tree.children[1])), _span(tree))
                 )
         return tuple(readings), tuple(reviewed)
 
@@ -494,7 +501,7 @@ class _Builder:
         readings, reviewed = self.annotations(tail)
         return ast.Invariant(
             name=str(name),
-            description=_string(cast(Token, description)),
+            description=_prose(cast(Token, description)),
             expr=self.expr(expr_tree),
             span=_span(tree),
             readings=readings,
@@ -511,7 +518,7 @@ class _Builder:
         inputs = cast(Tree, inputs_tree).children
         return ast.Monotone(
             name=str(name),
-            description=_string(cast(Token, description)),
+            description=_prose(cast(Token, description)),
             results=tuple((str(t), _span(cast(Token, t))) for t in results),
             inputs=tuple((str(t), _span(cast(Token, t))) for t in inputs),
             span=_span(tree),

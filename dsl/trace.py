@@ -130,7 +130,7 @@ class Trace:
                 "display": display(type_, step.value),
                 "citation": self.statute.citation(step.clause),
                 "clause": step.clause.short_citation,
-                "words": step.words.text if step.words else None,
+                "words": step.words.words if step.words else None,
                 "rule": self.rule_text(step),
             }
             if not isinstance(step.value, bool | str) and step.value is not None:
@@ -190,7 +190,7 @@ class Trace:
                 lines.append(f"{inner}│ reading: {readings}")
             if step.words is not None and id(step.words) not in quoted:
                 quoted.add(id(step.words))
-                words = " ".join(step.words.text.split())
+                words = step.words.words
                 wrapped = textwrap.wrap(f"“{words}”", width=max(40, width - len(inner) - 2))
                 lines.extend(f"{inner}│ {line}" for line in wrapped)
             children = self.uses(step)

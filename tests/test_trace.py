@@ -59,6 +59,25 @@ def test_trace_steps_carry_citation_words_rule_and_inputs(statute: Statute) -> N
     assert gross["readings"] == ["I15"]
 
 
+def test_json_words_read_as_the_statute_reads_not_as_the_source_is_laid_out(
+    statute: Statute,
+) -> None:
+    result = statute.evaluate(example("distressed-manufacturer"), trace=True)
+    steps = result.to_json()["trace"]
+    words = [s["words"] for s in steps if s["words"]]
+    assert words
+    for text in words:
+        assert text == " ".join(text.split()), text  # no line break, indentation or edge space
+    base = next(s for s in steps if s["id"] == "base_amount")
+    assert base["words"] == (
+        "for a qualified business facility located within a distressed municipality, $3,000 "
+        "per year;"
+    )
+    # The AST keeps the source as written (the fidelity check locates words by offset in it).
+    raw = next(step.words for step in result.trace.steps if step.label == "base_amount")
+    assert raw is not None and "\n" in raw.text and raw.words == base["words"]
+
+
 def test_bonus_that_did_not_apply_says_why(statute: Statute) -> None:
     steps = {
         s["id"]: s

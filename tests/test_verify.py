@@ -15,7 +15,7 @@ from conftest import write_variant
 
 from lextrace import Statute, load_statute
 from lextrace.dsl.scenario import validate
-from lextrace.statute import AMENDMENTS
+from lextrace.statute import AMENDMENTS, BUNDLED
 from lextrace.verify.checks import ERROR, PROVED, UNKNOWN, VACUOUS, VIOLATED, Outcome, Verifier
 from lextrace.verify.report import run
 
@@ -219,6 +219,31 @@ def test_sarif_points_at_the_encoding_lines(tmp_path: Path) -> None:
         line = lines[location["region"]["startLine"] - 1]
         assert "invariant" in line or "monotone" in line or "case" in line or "rule" in line
     assert ElementTree.parse(junit_path).getroot().get("failures") == str(len(results))
+
+
+def test_json_and_sarif_words_read_as_one_paragraph(bundled: dict, tmp_path: Path) -> None:
+    def laid_out(text: str) -> bool:
+        return text != " ".join(text.split())
+
+    descriptions = [c["description"] for c in bundled["report"]["checks"]]
+    # Several checks' descriptions span lines in the encoding; none keeps the layout.
+    source = BUNDLED.read_text(encoding="utf-8")
+    assert '"The amount is increased with the bonuses: turning on any one\n' in source
+    assert any(
+        d.startswith("The amount is increased with the bonuses: turning on any one b")
+        for d in descriptions
+    )
+    assert not [d for d in descriptions if laid_out(d)]
+    sarif_path = tmp_path / "out.sarif"
+    lextrace("verify", str(BREAKING), "--sarif", str(sarif_path))
+    messages = [
+        r["message"]["text"]
+        for r in json.loads(sarif_path.read_text(encoding="utf-8"))["runs"][0]["results"]
+    ]
+    assert messages
+    for message in messages:
+        assert not laid_out(message), message
+        assert ".." not in message, message
 
 
 def test_outcome_failure_statuses() -> None:

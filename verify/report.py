@@ -188,6 +188,13 @@ def to_junit(report: Report) -> str:
     return ElementTree.tostring(suite, encoding="unicode", xml_declaration=True)
 
 
+def _then(text: str, more: str) -> str:
+    """Returns `text` ended as a sentence (a description may already end with its period),
+    followed by `more`."""
+    text = text.rstrip()
+    return f"{text}{'' if text.endswith(('.', '!', '?')) else '.'} {more}"
+
+
 def to_sarif(report: Report) -> dict[str, object]:
     """Returns the report as SARIF 2.1.0, each failure located at its line of the encoding."""
     rules = {}
@@ -213,9 +220,11 @@ def to_sarif(report: Report) -> dict[str, object]:
             continue
         text = f"{outcome.status}: {check.name}: {check.description}"
         if outcome.detail:
-            text += f". {outcome.detail}"
+            text = _then(text, outcome.detail)
         if outcome.counterexample:
-            text += ". Counterexample: " + " / ".join(json.dumps(s) for s in outcome.counterexample)
+            text = _then(
+                text, "Counterexample: " + " / ".join(json.dumps(s) for s in outcome.counterexample)
+            )
         results.append(
             {
                 "ruleId": rule_id,

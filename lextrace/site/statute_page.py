@@ -45,7 +45,7 @@ def clause_block(site: Site, clause: ast.Clause) -> str:
     parts.append(status)
     words: list[str] = []
     for piece in clause.texts:
-        text = " ".join(piece.text.split())
+        text = piece.words
         if piece.mark is None:
             words.append(f"> {escape(text)}")
         else:
