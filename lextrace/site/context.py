@@ -87,6 +87,13 @@ class Site:
             found.append(Example(path.stem, path, scenario, result))
         return found
 
+    def readings_rested_on(self, example: Example) -> set[str]:
+        """Returns the IDs of the readings an example's evaluation rests on: for every rule and
+        case its trace passed through, the readings that rule or case is written under and
+        those it tested (`reading IX is ...`)."""
+        assert example.result.trace is not None
+        return {reading for step in example.result.trace.steps for reading in step.readings}
+
     def clauses_exercised(self, example: Example) -> set[int]:
         """Returns the ids of the clauses an example's evaluation passed through: the clause of
         every evaluated rule and of every case that chose a value, and the clauses above them."""

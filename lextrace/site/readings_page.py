@@ -1,8 +1,10 @@
 """The interpretation register: each reading, the clauses it touches, its alternatives, and
-which worked examples depend on it.
+which worked examples rest on it and change with it.
 
-An example *depends* on a reading when choosing one of the reading's alternatives changes one of
-its results; this is computed by evaluating the example under each alternative.
+An example *rests* on a reading when a rule or case its trace passed through is written under the
+reading or tests it (see `Site.readings_rested_on`). It *changes* with the reading when choosing
+one of the reading's alternatives changes one of its results; this is computed by evaluating the
+example under each alternative.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ def _dependants(site: Site, reading: ast.Reading) -> str:
     using = [
         f"[{e.title}]({relative(here, e.page)})"
         for e in site.examples
-        if e.result.trace is not None and reading.id in e.result.trace.evaluation.reading_uses
+        if reading.id in site.readings_rested_on(e)
     ]
     used = "Worked examples whose evaluation rests on it: " + (", ".join(using) or "none") + "."
     if not reading.alternatives:
