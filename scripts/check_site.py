@@ -19,11 +19,23 @@ offline; the theme asks Google for its fonts). The checks are:
    element with that id present and in the viewport (not hidden under the sticky header).
 3. ``search``: typing a phrase of a clause into the search box gives results, at least one of
    which links to the statute page.
-4. ``console``: none of the pages visited logged a JavaScript console error or raised an
+4. ``layout``: at 1400 px and at 390 px (a phone) no code block of the statute page is cut
+   (for each, ``scrollWidth <= clientWidth``: its rules wrap), no identifier in a code block or
+   in the text is broken across lines, and the page itself does not scroll sideways.
+5. ``matrix``: at 390 px (and at 1400 px) the traceability matrix is cut nowhere: no cell
+   reaches past the viewport, no table or wrapper scrolls sideways, and neither does the page.
+6. ``register``: an entry of the interpretation register lists the worked examples whose trace
+   rests on its reading, and the first one listed is an example page that cites that reading.
+7. ``provenance``: every page visited for the check (home, statute, matrix, register, proof
+   report, example, command line) carries the same provenance footer: the build time (UTC, ISO),
+   the commit (short and full, or "not a git checkout"), two SHA-256 hashes and the versions of
+   lextrace, Z3 and Python; the home page has the full "Provenance" section with the same hash.
+8. ``console``: none of the pages visited logged a JavaScript console error or raised an
    uncaught exception, and no request to the local server failed.
 
-Full-page screenshots of the statute page (scrolled to ``#c-1-j``), of the example page and of
-the search results are saved in the screenshots directory. One PASS or FAIL line is printed per
+Screenshots are saved in the screenshots directory: the statute page scrolled to ``#c-1-j`` and
+full-page, the example page, the search results, the statute page at 390 px (at ``#c-1-j``), the
+matrix at 390 px (full page) and the register entry checked. One PASS or FAIL line is printed per
 check; the exit status is 0 when all pass, 1 when any fails (or the site does not build), and
 2 for a usage error (no site directory, no Chromium, no Playwright).
 """
@@ -33,6 +45,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -72,6 +85,18 @@ EXAMPLE_STEM = "distressed-manufacturer"
 SEARCH_PHRASE = "labor harmony agreement"
 MIN_CLAUSE_HEADINGS = 40
 TIMEOUT_MS = 10_000
+DESKTOP = (1400, 900)
+PHONE = (390, 844)
+PROVENANCE_PAGES = [
+    "",
+    "statute/",
+    "matrix/",
+    "readings/",
+    "proof-report/",
+    f"examples/{EXAMPLE_STEM}/",
+    "cli/",
+]
+REGISTER_LEAD = "Worked examples whose evaluation rests on it:"
 
 
 class UsageError(Exception):
@@ -240,11 +265,20 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         """Logs nothing."""
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """Does not print a traceback when the browser drops a connection (by navigating away)."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Ignores a connection the browser closed; reports anything else as usual."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextmanager
 def serve(site_dir: Path) -> Iterator[str]:
     """Serves `site_dir` over http on a free localhost port, in a thread; yields the base URL."""
     handler = functools.partial(_QuietHandler, directory=str(site_dir))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _QuietServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
@@ -271,9 +305,12 @@ def launch_browser(playwright: Playwright, chromium: str) -> Browser:
         raise UsageError(f"could not launch Chromium at {chromium}: {first}") from None
 
 
-def new_context(browser: Browser, monitor: Monitor) -> BrowserContext:
-    """A browser context that lets only local requests through, and reports to `monitor`."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+def new_context(
+    browser: Browser, monitor: Monitor, size: tuple[int, int] = (1280, 900)
+) -> BrowserContext:
+    """A browser context of viewport `size` (width, height) that lets only local requests
+    through, and reports to `monitor`."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     context.set_default_timeout(TIMEOUT_MS)
 
     def route(route: Any) -> None:
@@ -567,8 +604,257 @@ def check_search(page: Page, monitor: Monitor, base: str, shots: Path) -> list[s
     ]
 
 
+_LAYOUT_JS = """
+() => {
+  const identifier = /^[A-Za-z_][A-Za-z0-9_-]*[A-Za-z0-9_]$/;
+  const broken = (element) => element.getClientRects().length > 1;
+  const cut = [];
+  const blocks = [...document.querySelectorAll("article pre")];
+  for (const pre of blocks) {
+    const code = pre.querySelector("code") || pre;
+    for (const box of [pre, code]) {
+      if (box.scrollWidth > box.clientWidth) {
+        let title = "";
+        for (let node = pre; node && !title; node = node.parentElement) {
+          for (let before = node.previousElementSibling; before && !title;
+               before = before.previousElementSibling) {
+            if (/^H[1-6]$/.test(before.tagName)) title = before.id;
+          }
+        }
+        cut.push(`#${title || "?"}: ${code.textContent.trim().split("\\n")[0].slice(0, 60)}` +
+                 ` (scrollWidth ${box.scrollWidth} > clientWidth ${box.clientWidth})`);
+        break;
+      }
+    }
+  }
+  const split = [];
+  const tokens = [...document.querySelectorAll("article pre code span, article :not(pre) > code")];
+  for (const token of tokens) {
+    const text = token.textContent;
+    if (identifier.test(text) && token.children.length === 0 && broken(token)) {
+      split.push(text);
+    }
+  }
+  const page = document.documentElement;
+  return {blocks: blocks.length, tokens: tokens.length, cut, split,
+          pageWidth: page.scrollWidth, viewport: page.clientWidth};
+}
+"""
+
+_MATRIX_JS = """
+() => {
+  const heading = document.getElementById("clause-by-clause");
+  if (!heading) return null;
+  let table = null;
+  for (let node = heading.nextElementSibling; node && !table; node = node.nextElementSibling) {
+    table = node.tagName === "TABLE" ? node : node.querySelector("table");
+  }
+  if (!table) return null;
+  const width = document.documentElement.clientWidth;
+  const problems = [];
+  for (let box = table; box && box.tagName !== "ARTICLE"; box = box.parentElement) {
+    const clips = getComputedStyle(box).overflowX !== "visible";
+    if (clips && box.scrollWidth > box.clientWidth) {
+      problems.push(`${box.tagName.toLowerCase()}.${box.className || "-"} scrolls sideways ` +
+                    `(scrollWidth ${box.scrollWidth} > clientWidth ${box.clientWidth})`);
+    }
+  }
+  const rows = [...table.querySelectorAll("tbody tr")];
+  let cells = 0;
+  for (const row of rows) {
+    for (const cell of row.querySelectorAll("td")) {
+      cells += 1;
+      const box = cell.getBoundingClientRect();
+      if (box.left < -1 || box.right > width + 1) {
+        problems.push(`the ${cells}th cell (${cell.textContent.trim().slice(0, 30)}) spans ` +
+                      `${Math.round(box.left)}..${Math.round(box.right)} px of ${width}`);
+      }
+    }
+  }
+  const page = document.documentElement;
+  if (page.scrollWidth > page.clientWidth) {
+    problems.push(`the page scrolls sideways (${page.scrollWidth} > ${page.clientWidth} px)`);
+  }
+  return {rows: rows.length, cells, problems};
+}
+"""
+
+_REGISTER_JS = """
+(lead) => {
+  const entries = [];
+  for (const heading of document.querySelectorAll("article h2[id]")) {
+    for (let node = heading.nextElementSibling; node; node = node.nextElementSibling) {
+      if (/^H[1-6]$/.test(node.tagName)) break;
+      if (node.tagName === "P" && node.textContent.trim().startsWith(lead)) {
+        const links = [...node.querySelectorAll("a[href*='examples/']")].map((a) => a.href);
+        entries.push({id: heading.id, links});
+        break;
+      }
+    }
+  }
+  return entries;
+}
+"""
+
+_PROVENANCE_JS = """
+() => {
+  const footer = document.getElementById("lextrace-provenance");
+  const section = document.getElementById("provenance");
+  let table = "";
+  for (let node = section && section.nextElementSibling; node; node = node.nextElementSibling) {
+    if (/^H[1-6]$/.test(node.tagName)) break;
+    table += " " + node.textContent;
+  }
+  return {footer: footer ? footer.textContent.replace(/\\s+/g, " ").trim() : null,
+          inFooter: footer ? !!footer.closest("footer") : false,
+          section: section ? table : null};
+}
+"""
+
+PROVENANCE_PARTS = {
+    "build time": r"built \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ",
+    "commit": r"commit [0-9a-f]{12} \([0-9a-f]{40}\)|not a git checkout",
+    "lextrace version": r"lextrace \S+",
+    "Z3 version": r"Z3 \d+\.\d+",
+    "Python version": r"Python \d+\.\d+",
+}
+SHA256 = r"\b[0-9a-f]{64}\b"
+
+
+def check_layout(browser: Browser, monitor: Monitor, base: str, shots: Path) -> list[str]:
+    """Check 4: at a desktop and a phone width, the statute's code blocks wrap (none is cut),
+    no identifier breaks across lines, and the page does not scroll sideways."""
+    found: list[str] = []
+    problems: list[str] = []
+    for width, height in (DESKTOP, PHONE):
+        context = new_context(browser, monitor, (width, height))
+        try:
+            page = open_page(context, monitor)
+            goto(page, monitor, urljoin(base, "statute/#c-1-j"))
+            layout = page.evaluate(_LAYOUT_JS)
+            if width == PHONE[0]:
+                wait_in_view(page, "c-1-j")
+                page.screenshot(path=str(shots / "statute-phone.png"))
+        finally:
+            context.close()
+        if layout["blocks"] == 0:
+            problems.append(f"at {width} px: no code block on the statute page")
+        problems += [f"at {width} px: code block cut: {where}" for where in layout["cut"]]
+        if layout["split"]:
+            shown = ", ".join(sorted(set(layout["split"]))[:8])
+            problems.append(
+                f"at {width} px: {len(layout['split'])} identifiers broken across lines: {shown}"
+            )
+        if layout["pageWidth"] > layout["viewport"]:
+            problems.append(
+                f"at {width} px: the statute page scrolls sideways "
+                f"({layout['pageWidth']} > {layout['viewport']} px)"
+            )
+        found.append(
+            f"{layout['blocks']} code blocks and {layout['tokens']} tokens checked at {width} px"
+        )
+    if problems:
+        raise CheckFailed(f"{len(problems)} layout problems on the statute page", problems)
+    return ["no code block cut, no identifier broken, no sideways scroll: " + "; ".join(found)]
+
+
+def check_matrix(browser: Browser, monitor: Monitor, base: str, shots: Path) -> list[str]:
+    """Check 5: at a phone's width (and at a desktop's) the traceability matrix is cut
+    nowhere."""
+    problems: list[str] = []
+    found: list[str] = []
+    for width, height in (PHONE, DESKTOP):
+        context = new_context(browser, monitor, (width, height))
+        try:
+            page = open_page(context, monitor)
+            goto(page, monitor, urljoin(base, "matrix/"))
+            matrix = page.evaluate(_MATRIX_JS)
+            if width == PHONE[0]:
+                page.screenshot(path=str(shots / "matrix-phone.png"), full_page=True)
+        finally:
+            context.close()
+        if matrix is None:
+            raise CheckFailed("the matrix page has no table after h2#clause-by-clause")
+        if matrix["rows"] == 0:
+            raise CheckFailed("the matrix's table has no rows")
+        problems += [f"at {width} px: {problem}" for problem in matrix["problems"][:10]]
+        found.append(f"{width} px")
+    if problems:
+        raise CheckFailed(f"the matrix is cut: {len(problems)} problems", problems)
+    return [
+        f"{matrix['rows']} rows, {matrix['cells']} cells, all within the viewport at "
+        + " and ".join(found)
+    ]
+
+
+def check_register(page: Page, monitor: Monitor, base: str, shots: Path) -> list[str]:
+    """Check 6: a register entry lists the examples resting on its reading, and the first one
+    listed cites the reading."""
+    register = urljoin(base, "readings/")
+    goto(page, monitor, register)
+    entries = page.evaluate(_REGISTER_JS, REGISTER_LEAD)
+    if not entries:
+        raise CheckFailed(f"no register entry has a paragraph {REGISTER_LEAD!r}")
+    listing = [e for e in entries if e["links"]]
+    if not listing:
+        raise CheckFailed(f"none of the {len(entries)} register entries lists a worked example")
+    entry = listing[0]
+    page.evaluate("(id) => document.getElementById(id).scrollIntoView()", entry["id"])
+    page.screenshot(path=str(shots / "register.png"))
+    goto(page, monitor, entry["links"][0])
+    if page.locator("article h1").count() == 0:
+        raise CheckFailed(f"{entry['links'][0]} (listed under #{entry['id']}) has no h1")
+    cites = page.locator(f"article a[href$='readings/#{entry['id']}']").count()
+    if not cites:
+        raise CheckFailed(
+            f"{entry['links'][0]}, listed under #{entry['id']}, does not cite that reading"
+        )
+    return [
+        f"{len(listing)} of {len(entries)} entries list examples; #{entry['id']} lists "
+        f"{len(entry['links'])}, the first of which cites it"
+    ]
+
+
+def check_provenance(page: Page, monitor: Monitor, base: str) -> list[str]:
+    """Check 7: every page checked carries the same provenance footer, complete, and the home
+    page its Provenance section."""
+    problems: list[str] = []
+    footers: dict[str, str] = {}
+    home_section: str | None = None
+    for path in PROVENANCE_PAGES:
+        url = urljoin(base, path)
+        goto(page, monitor, url)
+        found = page.evaluate(_PROVENANCE_JS)
+        if path == "":
+            home_section = found["section"]
+        footer = found["footer"]
+        if footer is None or not found["inFooter"]:
+            problems.append(f"/{path}: no provenance in the page's footer")
+            continue
+        footers[path] = footer
+        missing = [
+            name for name, pattern in PROVENANCE_PARTS.items() if not re.search(pattern, footer)
+        ]
+        if len(re.findall(SHA256, footer)) < 2:
+            missing.append("the two SHA-256 hashes")
+        if missing:
+            problems.append(f"/{path}: the footer lacks {', '.join(missing)}: {footer!r}")
+    if len(set(footers.values())) > 1:
+        problems.append(
+            "the footers differ between pages: " + "; ".join(sorted(set(footers.values())))
+        )
+    hashes = re.findall(SHA256, next(iter(footers.values()), ""))
+    if home_section is None:
+        problems.append("the home page has no section #provenance")
+    elif hashes and hashes[0] not in home_section:
+        problems.append("the home page's Provenance section lacks the footer's encoding hash")
+    if problems:
+        raise CheckFailed(f"{len(problems)} provenance problems", problems)
+    return [f"the same complete footer on {len(footers)} pages: {next(iter(footers.values()))}"]
+
+
 def check_console(monitor: Monitor) -> list[str]:
-    """Check 4: no console errors, page errors or failed local requests on the pages visited."""
+    """Check 8: no console errors, page errors or failed local requests on the pages visited."""
     kinds = {
         "page error": monitor.page_errors,
         "console error": monitor.console_errors,
@@ -602,7 +888,7 @@ def run_checks(
     citations: int,
     report: Callable[[CheckResult], None] = lambda result: None,
 ) -> list[CheckResult]:
-    """Serves `site_dir`, opens it in Chromium and runs the four checks, passing each result
+    """Serves `site_dir`, opens it in Chromium and runs the checks, passing each result
     to `report` as soon as it is known."""
     try:
         from playwright.sync_api import sync_playwright
@@ -621,6 +907,10 @@ def run_checks(
                 ("statute", lambda: check_statute(page, monitor, base, shots)),
                 ("citations", lambda: check_citations(page, monitor, base, shots, citations)),
                 ("search", lambda: check_search(page, monitor, base, shots)),
+                ("layout", lambda: check_layout(browser, monitor, base, shots)),
+                ("matrix", lambda: check_matrix(browser, monitor, base, shots)),
+                ("register", lambda: check_register(page, monitor, base, shots)),
+                ("provenance", lambda: check_provenance(page, monitor, base)),
                 ("console", lambda: check_console(monitor)),
             ]
             for name, body in checks:

@@ -37,7 +37,11 @@ def test_the_matrix_accounts_for_every_clause(site: Site) -> None:
     page = matrix_page.page(site)
     every = coverage(site.ast)
     assert f"All {len(every)} clauses are accounted for." in page
-    rows = re.findall(r"^\| \[(\([^]]*\))\]\(statute\.md#[a-z0-9-]+\) \|", page, flags=re.M)
+    rows = re.findall(
+        r'^<tr markdown><td data-label="clause" markdown="span">\[(\([^]]*\))\]\(statute\.md#',
+        page,
+        flags=re.M,
+    )
     assert rows == [item.clause.short_citation for item in every]
     total = re.search(r"\| \*\*all\*\* \| (\d+) \|", page)
     assert total is not None and int(total.group(1)) == len(every)
@@ -46,10 +50,15 @@ def test_the_matrix_accounts_for_every_clause(site: Site) -> None:
 
 def test_the_matrix_lists_tests_and_examples_per_clause(site: Site) -> None:
     page = matrix_page.page(site)
-    row = next(line for line in page.splitlines() if line.startswith("| [(c)(1)(j)]"))
-    assert "`labor_harmony_bonus`" in row and "`cap_allowance`" in row
-    assert "[labor-harmony-business-wide](examples/labor-harmony-business-wide.md)" in row
-    assert int(row.rstrip(" |").rsplit("|", 1)[1]) > 0
+    row = next(line for line in page.splitlines() if 'markdown="span">[(c)(1)(j)]' in line)
+    cells = dict(re.findall(r'<td data-label="([^"]+)" markdown="span">(.*?)</td>', row))
+    assert "`labor_harmony_bonus`" in cells["rules and cases"]
+    assert "`cap_allowance`" in cells["rules and cases"]
+    assert (
+        "[labor-harmony-business-wide](examples/labor-harmony-business-wide.md)"
+        in (cells["examples"])
+    )
+    assert int(cells["tests"]) > 0
     assert "`test_reading_option_changes_the_result_and_is_named` (test_cli.py)" in page
 
 

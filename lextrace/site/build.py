@@ -13,6 +13,7 @@ from . import (
     example_pages,
     matrix_page,
     proof_page,
+    provenance,
     readings_page,
     statute_page,
 )
@@ -30,11 +31,11 @@ from .markdown import code
 GRAMMAR_PLACEHOLDER = "<!-- lextrace:grammar -->"
 COMMANDS_PLACEHOLDER = "<!-- lextrace:readme-commands -->"
 CLI_PLACEHOLDER = "<!-- lextrace:cli-reference -->"
+PROVENANCE_PLACEHOLDER = "<!-- lextrace:provenance -->"
 
 
-def generate(root: Path) -> dict[str, str]:
-    """Returns every generated page: path under docs/ → Markdown."""
-    site = Site(root)
+def generate(site: Site) -> dict[str, str]:
+    """Returns every generated page of the site: path under docs/ → Markdown."""
     pages = {
         STATUTE_PAGE: statute_page.page(site),
         MATRIX_PAGE: matrix_page.page(site),
@@ -67,8 +68,12 @@ def readme_commands(root: Path) -> str:
     )
 
 
-def fill_placeholders(markdown: str, root: Path) -> str:
-    """Returns a hand-written page with its generated parts filled in."""
+def fill_placeholders(markdown: str, root: Path, site: Site | None = None) -> str:
+    """Returns a hand-written page with its generated parts filled in (the provenance section
+    from `site`, which is made from `root` when not given)."""
+    if PROVENANCE_PLACEHOLDER in markdown:
+        built = site if site is not None else Site(root)
+        markdown = markdown.replace(PROVENANCE_PLACEHOLDER, provenance.section(built.provenance))
     if GRAMMAR_PLACEHOLDER in markdown:
         markdown = markdown.replace(GRAMMAR_PLACEHOLDER, grammar())
     if CLI_PLACEHOLDER in markdown:

@@ -11,6 +11,8 @@ from lextrace.api import Result, Statute, load_statute
 from lextrace.dsl import ast
 from lextrace.dsl.scenario import read_scenario_file
 
+from .provenance import Provenance, collect
+
 STATUTE_PAGE = "statute.md"
 MATRIX_PAGE = "matrix.md"
 READINGS_PAGE = "readings.md"
@@ -75,6 +77,11 @@ class Site:
     def reading_link(self, reading_id: str, from_page: str) -> str:
         """Returns a Markdown link to a reading of the interpretation register."""
         return f"[{reading_id}]({relative(from_page, READINGS_PAGE, reading_anchor(reading_id))})"
+
+    @cached_property
+    def provenance(self) -> Provenance:
+        """What this build is made from: time, commit, hashes of the sources, tool versions."""
+        return collect(self.root, self.ast)
 
     @cached_property
     def examples(self) -> list[Example]:

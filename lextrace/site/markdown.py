@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
@@ -21,6 +22,25 @@ def table(header: list[str], rows: list[list[str]]) -> str:
     """Returns a Markdown table; every cell must already be Markdown."""
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines.extend("| " + " | ".join(cell(c) for c in row) + " |" for row in rows)
+    return "\n".join(lines)
+
+
+def stacked_table(header: list[str], rows: list[list[str]]) -> str:
+    """Returns a table that narrow screens show as one card per row, each cell under its
+    column's name (the `data-label` the stylesheet shows); every cell must be Markdown.
+
+    One row per line: `<tr markdown>` then its cells, each `<td data-label=... markdown="span">`.
+    """
+    head = "".join(f"<th>{html.escape(name)}</th>" for name in header)
+    lines = ['<div class="stacked-table" markdown>', "<table markdown>"]
+    lines += [f"<thead><tr>{head}</tr></thead>", "<tbody markdown>"]
+    for row in rows:
+        cells = "".join(
+            f'<td data-label="{html.escape(name)}" markdown="span">{" ".join(text.split())}</td>'
+            for name, text in zip(header, row, strict=True)
+        )
+        lines.append(f"<tr markdown>{cells}</tr>")
+    lines += ["</tbody>", "</table>", "</div>"]
     return "\n".join(lines)
 
 

@@ -14,7 +14,7 @@ from lextrace.dsl import ast
 from lextrace.dsl.coverage import coverage
 
 from .context import MATRIX_PAGE, Site, relative
-from .markdown import escape, table
+from .markdown import escape, stacked_table, table
 from .tests_index import read_tests, tests_naming
 
 
@@ -82,6 +82,7 @@ def page(site: Site) -> str:
     return (
         "\n\n".join(
             [
+                "---\nhide:\n  - toc\n---",  # the matrix needs the width more than a contents list
                 "# Traceability matrix",
                 f"Every clause of {statute.name}, what encodes it, what proves it and what "
                 "exercises it. Examples are those whose evaluation passes through the clause; "
@@ -90,7 +91,7 @@ def page(site: Site) -> str:
                 totals,
                 verdict,
                 "## Clause by clause",
-                table(
+                stacked_table(
                     [
                         "clause",
                         "status",

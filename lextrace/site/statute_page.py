@@ -13,6 +13,7 @@ from lextrace.dsl.coverage import clause_coverage
 
 from .context import MATRIX_PAGE, STATUTE_PAGE, Site, relative
 from .markdown import code, escape
+from .provenance import section
 
 _ENCODED_ITEMS = ast.Rule | ast.Cases | ast.Case | ast.Invariant
 
@@ -107,4 +108,4 @@ def page(site: Site) -> str:
         "clause is accounted for.",
     ]
     blocks = [clause_block(site, clause) for clause in statute.clauses]
-    return "\n\n".join(intro + blocks) + "\n"
+    return "\n\n".join([*intro, section(site.provenance, admonition=True), *blocks]) + "\n"
