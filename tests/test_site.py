@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import subprocess
 import sys
@@ -12,10 +14,10 @@ from conftest import EXAMPLES, ROOT
 
 from lextrace import Statute, load_statute
 from lextrace.dsl.coverage import coverage
-from lextrace.site import example_pages, matrix_page, readings_page, statute_page
+from lextrace.site import example_pages, matrix_page, provenance, readings_page, statute_page
 from lextrace.site.build import fill_placeholders, readme_commands
 from lextrace.site.context import Site
-from lextrace.statute import OFFICIAL
+from lextrace.statute import BUNDLED, OFFICIAL
 
 
 @pytest.fixture(scope="module")
@@ -110,6 +112,72 @@ def test_guides_get_the_readme_commands_and_the_grammar() -> None:
     assert "start:" in grammar or "statute" in grammar
 
 
+def test_provenance_names_the_commit_the_sources_hashes_and_the_tools(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    found = provenance.collect(ROOT, site.ast)
+    assert found.built == "2023-11-14T22:13:20Z"
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert found.commit.full == head and found.commit.short == head[:12]
+    assert found.encoding_sha256 == hashlib.sha256(BUNDLED.read_bytes()).hexdigest()
+    assert found.official_sha256 == hashlib.sha256(OFFICIAL.read_bytes()).hexdigest()
+    assert found.encoding_sha256 != found.official_sha256
+    assert [name for name, _ in found.versions][:3] == ["lextrace", "Z3", "Python"]
+    footer = provenance.footer_html(found)
+    for part in [found.built, head, head[:12], found.encoding_sha256, found.official_sha256]:
+        assert part in footer
+    assert f"Python {sys.version.split()[0]}" in footer
+    for page in (statute_page.page(site), fill_placeholders("<!-- lextrace:provenance -->", ROOT)):
+        assert f"`{head}`" in page and found.encoding_sha256 in page
+
+
+def test_provenance_without_git_or_outside_a_checkout_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = provenance.commit_of(tmp_path)
+    assert outside.full is None and outside.short == "not a git checkout"
+    assert "not a git checkout" in provenance.section(
+        provenance.Provenance("t", outside, "e", "0" * 64, "o", "1" * 64, ())
+    )
+    monkeypatch.setenv("PATH", str(tmp_path))  # no git to run at all
+    assert provenance.commit_of(ROOT).full is None
+
+
+def test_provenance_marks_a_dirty_working_tree(tmp_path: Path) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "a.txt").write_text("one\n", encoding="utf-8")
+    git("add", "a.txt")
+    git("-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "one")
+    assert provenance.commit_of(tmp_path).dirty is False
+    (tmp_path / "a.txt").write_text("two\n", encoding="utf-8")
+    changed = provenance.commit_of(tmp_path)
+    assert changed.full is not None and changed.dirty is True
+    assert "dirty" in provenance.footer_html(
+        provenance.Provenance("t", changed, "e", "0" * 64, "o", "1" * 64, ())
+    )
+
+
+def test_a_bad_source_date_epoch_is_refused_with_its_value() -> None:
+    assert provenance.build_time({"SOURCE_DATE_EPOCH": "0"}) == "1970-01-01T00:00:00Z"
+    with pytest.raises(provenance.ProvenanceError, match="'yesterday'"):
+        provenance.build_time({"SOURCE_DATE_EPOCH": "yesterday"})
+
+
+def test_stacked_table_labels_every_cell_with_its_column() -> None:
+    from lextrace.site.markdown import stacked_table
+
+    html = stacked_table(["clause", "rules"], [["[(a)](statute.md#a)", "`x`,\n`y`"]])
+    assert '<td data-label="clause" markdown="span">[(a)](statute.md#a)</td>' in html
+    assert '<td data-label="rules" markdown="span">`x`, `y`</td>' in html
+    assert html.startswith('<div class="stacked-table" markdown>')
+
+
 def _variant(tmp_path: Path, source: str, edits: list[tuple[str, str]]) -> Path:
     official = OFFICIAL.read_text(encoding="utf-8")
     for old, new in edits:
@@ -166,8 +234,17 @@ def test_mkdocs_builds_the_whole_site_strictly(tmp_path: Path) -> None:
         text=True,
         timeout=300,
         check=False,
+        env={**os.environ, "SOURCE_DATE_EPOCH": "1700000000"},
     )
     assert completed.returncode == 0, completed.stderr[-3000:]
+    encoding_hash = hashlib.sha256(BUNDLED.read_bytes()).hexdigest()
+    pages = list(out.rglob("index.html"))
+    assert len(pages) > 20
+    for built in pages:
+        html = built.read_text(encoding="utf-8")
+        footer = html.split('<footer class="md-footer">', 1)[1]
+        assert 'id="lextrace-provenance"' in footer, built
+        assert "2023-11-14T22:13:20Z" in footer and encoding_hash in footer, built
     statute_html = (out / "statute" / "index.html").read_text(encoding="utf-8")
     assert 'id="c-1-j"' in statute_html
     assert 'class="language-lextrace highlight"' in statute_html or "highlight" in statute_html

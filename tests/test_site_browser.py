@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "check_site.py"
 CHROMIUM = shutil.which("chromium")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+CHECKS = ("statute", "citations", "search", "layout", "matrix", "register", "provenance", "console")
 
 pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 pytestmark = pytest.mark.skipif(
@@ -84,15 +85,20 @@ def test_site_passes_the_browser_checks(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """The statute renders, the example's citations land, search finds the statute, and no
-    page logs an error; the screenshots are saved."""
+    """The statute renders, the example's citations land, search finds the statute, the rule
+    blocks and the matrix are cut nowhere at 1400 and 390 px, the register lists examples,
+    every page carries its provenance, and no page logs an error; the screenshots are saved."""
     shots = tmp_path / "shots"
     status = _run(check_site, built_site, shots)
     output = capsys.readouterr().out
     assert status == 0, output
-    for name in ("statute", "citations", "search", "console"):
+    for name in CHECKS:
         assert re.search(rf"^PASS {name} ", output, re.MULTILINE), output
     assert "FAIL" not in output
+    for name in ("statute-phone", "matrix-phone"):
+        assert _png_size(shots / f"{name}.png")[0] == 390, name
+    assert _png_size(shots / "matrix-phone.png")[1] > 5 * _png_size(shots / "statute-phone.png")[1]
+    assert _png_size(shots / "register.png")[0] >= 800
     sizes = {}
     for name in ("statute-c-1-j", "statute-full", "example", "search"):
         png = shots / f"{name}.png"
@@ -137,6 +143,60 @@ def test_check_reports_a_broken_anchor_and_a_script_error(
     assert re.search(r"^FAIL console ", output, re.MULTILINE), output
     assert "planted error" in output
     assert re.search(r"^PASS search ", output, re.MULTILINE), output
+
+
+def _plant(page: Path, old: str, new: str, count: int = 1) -> None:
+    """Rewrites a built page, replacing `old` (which must occur `count` times or more)."""
+    html = page.read_text(encoding="utf-8")
+    assert html.count(old) >= count, f"{old!r} is not in {page}"
+    page.write_text(html.replace(old, new), encoding="utf-8")
+
+
+def test_check_reports_cut_rules_a_stiff_matrix_an_empty_register_and_no_provenance(
+    check_site: ModuleType,
+    built_site: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """On a copy of the site whose statute page no longer wraps its rules and breaks inline
+    identifiers anywhere, whose matrix lost its phone layout, whose register lists no example,
+    and one of whose pages lost its provenance footer, each of those checks fails and says
+    why."""
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site)
+    _plant(
+        site / "statute" / "index.html",
+        "</head>",
+        "<style>.md-typeset pre > code { white-space: pre !important; }"
+        " .md-typeset :not(pre) > code { word-break: break-all !important; }</style></head>",
+    )
+    _plant(site / "matrix" / "index.html", 'class="stacked-table"', 'class="plain-table"')
+    register = site / "readings" / "index.html"
+    html = register.read_text(encoding="utf-8")
+    emptied, listed = re.subn(
+        r"(rests on it: )(?:<a [^>]*>[^<]*</a>(?:, )?)+", r"\1none", html, flags=re.S
+    )
+    assert listed > 0
+    register.write_text(emptied, encoding="utf-8")
+    cli = site / "cli" / "index.html"
+    html = cli.read_text(encoding="utf-8")
+    stripped, footers = re.subn(r'<div class="lextrace-provenance".*?</div>', "", html, flags=re.S)
+    assert footers == 1
+    cli.write_text(stripped, encoding="utf-8")
+
+    status = _run(check_site, site, tmp_path / "shots")
+    output = capsys.readouterr().out
+    assert status == 1, output
+    for name in ("layout", "matrix", "register", "provenance"):
+        assert re.search(rf"^FAIL {name} ", output, re.MULTILINE), output
+    for name in ("statute", "citations", "console"):
+        assert re.search(rf"^PASS {name} ", output, re.MULTILINE), output
+    assert re.search(r"at 1400 px: code block cut: #", output), output
+    assert re.search(r"at 390 px: code block cut: #", output), output
+    assert re.search(r"at 390 px: \d+ identifiers broken across lines", output), output
+    assert re.search(r"at 390 px: .*scrolls sideways", output), output
+    assert re.search(r"none of the \d+ register entries lists a worked example", output), output
+    assert "/cli/: no provenance in the page's footer" in output
 
 
 def test_missing_site_is_a_usage_error(
