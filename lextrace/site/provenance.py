@@ -20,7 +20,7 @@ from pathlib import Path
 
 from lextrace.dsl import ast
 
-from .markdown import table
+from .markdown import stacked_table
 
 NOT_A_CHECKOUT = "not a git checkout"
 
@@ -183,7 +183,7 @@ def section(provenance: Provenance, admonition: bool = False) -> str:
         *([name, version] for name, version in provenance.versions),
     ]
     what = "What this build of the site was made from; every page's footer repeats it."
-    facts = table(["what", "value"], rows)
+    facts = stacked_table(["what", "value"], rows)
     if admonition:
         inner = f"{what}\n\n{facts}".replace("\n", "\n    ")
         return f'??? info "Provenance of this build"\n\n    {inner}'
