@@ -607,6 +607,7 @@ def check_search(page: Page, monitor: Monitor, base: str, shots: Path) -> list[s
 _LAYOUT_JS = """
 () => {
   const identifier = /^[A-Za-z_][A-Za-z0-9_-]*[A-Za-z0-9_]$/;
+  const hash = /^[0-9a-f]{40,}$/;  // a commit or SHA-256: not a word, free to wrap
   const broken = (element) => element.getClientRects().length > 1;
   const cut = [];
   const blocks = [...document.querySelectorAll("article pre")];
@@ -631,7 +632,8 @@ _LAYOUT_JS = """
   const tokens = [...document.querySelectorAll("article pre code span, article :not(pre) > code")];
   for (const token of tokens) {
     const text = token.textContent;
-    if (identifier.test(text) && token.children.length === 0 && broken(token)) {
+    if (identifier.test(text) && !hash.test(text) && token.children.length === 0 &&
+        broken(token)) {
       split.push(text);
     }
   }
