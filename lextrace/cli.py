@@ -212,6 +212,13 @@ def _markdown(result: Any, scenario: str) -> str:
     default=None,
     help="Write to this file (atomically) instead of standard output.",
 )
+@click.option(
+    "--keep",
+    "keep_values",
+    multiple=True,
+    metavar="FIELD[,FIELD]",
+    help="Carry these input fields through unchanged, first in each output record (repeatable).",
+)
 @click.option("--trace", is_flag=True, help="Include each result's derivation (JSON Lines).")
 @click.option("--strict", is_flag=True, help="Stop at the first bad line.")
 @click.option(
@@ -233,6 +240,7 @@ def batch(
     output_format: str | None,
     input_format: str | None,
     output: str | None,
+    keep_values: tuple[str, ...],
     trace: bool,
     strict: bool,
     engine: str,
@@ -243,16 +251,25 @@ def batch(
     """Evaluate every scenario of FILE: JSON Lines (one JSON object per line), Parquet or CSV
     (one scenario per row, columns named as the fields), in order.
 
-    A bad row is reported on standard error with its line or row number, and an error takes its
-    place in the output (an error object in JSON Lines, the `error` column in Parquet and CSV);
-    the exit code is then 2. Memory stays bounded: the file is read in chunks.
+    Every line or row gives one output record, in order: record N is line N (row N for
+    Parquet and CSV). A bad one (blank, not UTF-8, a CSV row of the wrong width, a bad
+    scenario) is reported on standard error with its number, and an error takes its place (an
+    error object in JSON Lines, the `error` column in Parquet and CSV); the exit code is then 2.
+    Memory stays bounded: the file is read in chunks.
     """
+    from .batch_lines import parse_keep, same_file
     from .tables import format_of
 
     source_format = format_of(file, input_format)
     target_format = output_format or (format_of(output, None) if output else "jsonl")
+    if output is not None and same_file(file, output):
+        raise BadInput(f"{output}: is the input file {file}; write the results to another file")
     statute = _statute(encoding)
     selected = statute.select_readings(_parse_readings(readings))
+    try:
+        keep = parse_keep(keep_values, statute.ast.result_names)
+    except ValueError as error:
+        raise BadInput(str(error)) from None
     if not trace and engine == "columnar":
         from . import cli_batch
 
@@ -266,38 +283,67 @@ def batch(
             strict,
             progress,
             BadInput,
+            keep,
         )
         if failures:
             raise BadInput(f"{failures} line{'s' if failures != 1 else ''} of {file} failed")
         return
     if source_format != "jsonl" or target_format != "jsonl":
         raise BadInput("--trace and --engine scalar read and write JSON Lines only")
+    failures = _scalar_batch(statute, selected, file, output, keep, trace, strict)
+    if failures:
+        raise BadInput(f"{failures} line{'s' if failures != 1 else ''} of {file} failed")
+
+
+def _scalar_batch(
+    statute: Any,
+    selected: dict[str, str],
+    file: str,
+    output: str | None,
+    keep: list[str],
+    trace: bool,
+    strict: bool,
+) -> int:
+    """Evaluates a JSON Lines file one line at a time (the reference for the columnar path);
+    writes one record per line and returns how many failed."""
+    from .batch_lines import blank_line, error_record, kept_of_line, not_utf8, record
     from .dsl.scenario import parse_text
 
     failures = 0
+    carried = [name for name in keep if name not in statute.ast.inputs]
+    source = "<stdin>" if file == "-" else file
 
-    def results(lines: Iterator[tuple[int, str]]) -> Iterator[str]:
+    def evaluated(number: int, raw: bytes) -> str:
+        where = f"{source}:{number}"
+        if not raw.strip():
+            raise blank_line(where)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise not_utf8(where, error) from None
+        data = parse_text(text.rstrip("\r\n"), "json", where, first_line=number)
+        if carried and isinstance(data, dict):
+            data = {k: v for k, v in data.items() if k not in carried}
+        inputs = statute.validate(data, where)
+        result = statute.evaluate_inputs(inputs, selected, trace)
+        return json.dumps(result.to_json(), ensure_ascii=False)
+
+    def results(lines: Iterator[tuple[int, bytes]]) -> Iterator[str]:
         nonlocal failures
-        for number, line in lines:
-            if not line.strip():
-                continue
-            where = f"{file}:{number}"
+        for number, raw in lines:
+            kept = kept_of_line(raw, keep) if keep else []
             try:
-                data = parse_text(line.rstrip("\r\n"), "json", where, first_line=number)
-                inputs = statute.validate(data, where)
-                result = statute.evaluate_inputs(inputs, selected, trace)
-                yield json.dumps(result.to_json(), ensure_ascii=False)
+                yield record(kept, keep, evaluated(number, raw))
             except ScenarioError as error:
                 failures += 1
                 click.echo(error.render(), err=True)
                 if strict:
                     raise BadInput(f"stopped at line {number} (--strict)") from None
-                yield json.dumps({"line": number, "error": error_problems(error)})
+                yield record(kept, keep, error_record(number, error_problems(error)))
 
     with _open_lines(file) as lines:
         _write_lines(results(lines), output)
-    if failures:
-        raise BadInput(f"{failures} line{'s' if failures != 1 else ''} of {file} failed")
+    return failures
 
 
 def error_problems(error: Exception) -> list[dict[str, str]]:
@@ -313,13 +359,17 @@ def error_problems(error: Exception) -> list[dict[str, str]]:
 
 
 class _open_lines:
-    """Numbered lines of a UTF-8 file (or stdin), with a clear error for bad bytes."""
+    """Numbered lines of a file (or stdin) as bytes, each without its newline: "a\\nb" and
+    "a\\nb\\n" hold two lines, "a\\n\\n" two (the second blank). JSON Lines input that is one
+    JSON array is refused with a hint."""
 
     def __init__(self, file: str) -> None:
         self.file = file
         self.handle: IO[bytes] | None = None
 
-    def __enter__(self) -> Iterator[tuple[int, str]]:
+    def __enter__(self) -> Iterator[tuple[int, bytes]]:
+        from .batch_lines import HINT_BYTES, json_array_hint
+
         if self.file == "-":
             self.handle = sys.stdin.buffer
         else:
@@ -327,15 +377,21 @@ class _open_lines:
                 self.handle = open(self.file, "rb")
             except OSError as error:
                 raise BadInput(f"{self.file}: cannot read: {error.strerror}") from None
-        return self._lines()
+        start = self.handle.read(HINT_BYTES)
+        hint = json_array_hint(start)
+        if hint is not None:
+            raise BadInput(f"{'<stdin>' if self.file == '-' else self.file}: {hint}")
+        return self._lines(start)
 
-    def _lines(self) -> Iterator[tuple[int, str]]:
+    def _lines(self, start: bytes) -> Iterator[tuple[int, bytes]]:
+        import io
+        import itertools
+
         assert self.handle is not None
-        for number, raw in enumerate(self.handle, start=1):
-            try:
-                yield number, raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise BadInput(f"{self.file}:{number}: the line is not UTF-8 text") from None
+        rest = self.handle.readline() if start and not start.endswith(b"\n") else b""
+        lines = itertools.chain(io.BytesIO(start + rest), self.handle)
+        for number, raw in enumerate(lines, start=1):
+            yield number, raw.removesuffix(b"\n")
 
     def __exit__(self, *exc: object) -> None:
         if self.handle is not None and self.handle is not sys.stdin.buffer:

@@ -161,10 +161,9 @@ def impact(
 def _chunks(runners: list[Runner], population: str, table_format: str) -> Any:
     """Yields each chunk of the population evaluated by both encodings."""
     old, new = runners
-    for table, first, rows, refused, _lines in read_tasks(
-        new.statute.ast, population, table_format
-    ):
-        yield old.evaluate(table, first, rows, refused), new.evaluate(table, first, rows, refused)
+    for task in read_tasks(new.statute.ast, population, table_format):
+        chunk = (task.table, task.first, task.rows, task.refused)
+        yield old.evaluate(*chunk), new.evaluate(*chunk)
 
 
 def _cents_column(values: Any) -> np.ndarray:

@@ -8,15 +8,26 @@ trace, for JSON Lines) or with its error, named as the scalar path names it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .api import Statute
+from .batch_lines import (
+    HINT_BYTES,
+    blank_line,
+    blank_row,
+    json_array_hint,
+    kept_of_line,
+    not_utf8,
+    wrong_width,
+)
 from .columns import (
     TableError,
     check_bounds,
@@ -54,6 +65,8 @@ class EvaluatedChunk:
     values: dict[str, Any]
     errors: dict[int, ScenarioError | EvaluationError]  # row index in the chunk -> its error
     lines: list[int] | None = None  # JSON Lines: each row's line number
+    kept: dict[str, pa.Array] = field(default_factory=dict)  # the fields carried through
+    kept_json: bool = False  # kept values are JSON texts (JSON Lines input), else Arrow values
 
 
 class Runner:
@@ -115,31 +128,61 @@ class Runner:
         return value_cells(self.statute.ast, result.values)
 
 
-Task = tuple[pa.Table | pa.RecordBatch, int, Any, Any, list[int] | None]
-"""A chunk to evaluate: (table, first row, row source, rows refused by the reader, lines)."""
+class Task(NamedTuple):
+    """A chunk to evaluate: its table of declared inputs, its first row, the reader of a row
+    for the scalar path, the rows the reader could not take, line numbers (JSON Lines), and
+    the fields carried through (JSON texts when `kept_json`, else Arrow values)."""
+
+    table: pa.Table | pa.RecordBatch
+    first: int
+    rows: Any
+    refused: np.ndarray | None
+    lines: list[int] | None
+    kept: dict[str, pa.Array]
+    kept_json: bool = False
 
 
 def read_tasks(
-    statute: ast.Statute, path: str, table_format: str, handle: IO[bytes] | None = None
+    statute: ast.Statute,
+    path: str,
+    table_format: str,
+    handle: IO[bytes] | None = None,
+    keep: Sequence[str] = (),
 ) -> Iterator[Task]:
-    """Yields each chunk of a population file to evaluate, in order: (table, first row, row
-    source for the scalar path, rows the reader refused, line numbers). JSON Lines are read
-    from `handle` when given (standard input, say), else from `path`."""
+    """Yields each chunk of a population file to evaluate, in order, one row per line (JSON
+    Lines: blank lines and lines that are not UTF-8 included) or per row (a CSV row of the
+    wrong width included). JSON Lines are read from `handle` when given (standard input, say),
+    else from `path`. The fields of `keep` are carried through."""
     source = "<stdin>" if path == "-" else path
     if table_format == "jsonl":
         if handle is None:
             with open(path, "rb") as opened:
-                yield from read_tasks(statute, path, table_format, opened)
+                yield from read_tasks(statute, path, table_format, opened, keep)
             return
         first = 0
-        for table, lines, rows, refused in JsonLines(statute, handle, source).chunks():
-            yield table, first, rows, refused, lines
+        reader = JsonLines(statute, handle, source, keep)
+        for table, lines, rows, refused, kept in reader.chunks():
+            yield Task(table, first, rows, refused, lines, kept, True)
             first += table.num_rows
         return
     first = 0
     text = statute if table_format == "csv" else None
-    for batch in arrow_chunks(path, table_format, statute):
-        yield batch, first, table_rows(batch, source, first, text), None, None
+    carried = [name for name in keep if name not in statute.inputs]
+    for batch, errors in arrow_chunks(path, table_format, statute, keep=keep):
+        kept = {
+            name: batch.column(name)
+            if name in batch.schema.names
+            else pa.nulls(batch.num_rows, pa.string())
+            for name in keep
+        }
+        rows = table_rows(batch, source, first, text, errors, carried)
+        if carried:
+            batch = batch.select([n for n in batch.schema.names if n not in carried])
+        refused = None
+        if errors:
+            refused = np.zeros(batch.num_rows, dtype=bool)
+            refused[list(errors)] = True
+        yield Task(batch, first, rows, refused, None, kept)
         first += batch.num_rows
 
 
@@ -153,9 +196,8 @@ def evaluate_in_order(
     from concurrent.futures import ThreadPoolExecutor
 
     def evaluate(task: Task) -> EvaluatedChunk:
-        table, first, rows, refused, lines = task
-        chunk = runner.evaluate(table, first, rows, refused)
-        chunk.lines = lines
+        chunk = runner.evaluate(task.table, task.first, task.rows, task.refused)
+        chunk.lines, chunk.kept, chunk.kept_json = task.lines, task.kept, task.kept_json
         return chunk
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -179,24 +221,33 @@ def _arrow_schema(statute: ast.Statute) -> pa.Schema:
 
 
 class JsonLines:
-    """Chunks of a JSON Lines file as Arrow tables, read by Arrow's JSON reader.
+    """Chunks of a JSON Lines file as Arrow tables, read by Arrow's JSON reader, one row per
+    line: "a\\nb" and "a\\nb\\n" hold two lines, "a\\n\\n" two (the second blank).
 
     A line Arrow cannot read as it stands (a value of another type, an unknown or repeated
-    field, an explicit null, anything malformed) is found by splitting the chunk in halves, and
-    goes, as its own text, to the scalar path, which reads it exactly as `lextrace evaluate`
-    would and names what is wrong.
+    field, an explicit null, anything malformed, a blank line, bytes that are not UTF-8) is
+    found by splitting the chunk in halves, and goes, as its own bytes, to the scalar path,
+    which reads it exactly as `lextrace evaluate` would and names what is wrong.
     """
 
-    def __init__(self, statute: ast.Statute, handle: IO[bytes], source: str) -> None:
+    def __init__(
+        self, statute: ast.Statute, handle: IO[bytes], source: str, keep: Sequence[str] = ()
+    ) -> None:
         import pyarrow.json as pj
 
         self.statute = statute
         self.handle = handle
         self.source = source
+        self.keep = list(keep)
+        self.carried = {name for name in keep if name not in statute.inputs}
         self.schema = _arrow_schema(statute)
+        # A field carried through may hold any JSON value: Arrow infers it (and any unknown
+        # field, which `_read` then refuses as "error" would).
         self.options = pj.ParseOptions(
-            explicit_schema=self.schema, unexpected_field_behavior="error"
+            explicit_schema=self.schema,
+            unexpected_field_behavior="infer" if self.carried else "error",
         )
+        self.allowed = set(self.schema.names) | self.carried
         self.read_json = pj.read_json
         self.not_optional = {n for n, d in statute.inputs.items() if not d.optional}
         self.text_fields = [
@@ -207,10 +258,16 @@ class JsonLines:
         """Yields (number of the block's first line, block) for blocks of whole lines."""
         number = 1
         tail = b""
+        started = False
         while True:
             block = self.handle.read(BLOCK_BYTES)
             if not block:
                 break
+            if not started:
+                started = True
+                hint = json_array_hint(block[:HINT_BYTES])
+                if hint is not None:
+                    raise TableError(f"{self.source}: {hint}")
             block = tail + block
             cut = block.rfind(b"\n")
             if cut < 0:
@@ -222,8 +279,11 @@ class JsonLines:
         if tail:
             yield number, tail
 
-    def chunks(self) -> Iterator[tuple[pa.Table, list[int], Any, np.ndarray]]:
-        """Yields (table, line numbers, row source, rows for the scalar path) per block.
+    def chunks(
+        self,
+    ) -> Iterator[tuple[pa.Table, list[int], Any, np.ndarray, dict[str, pa.Array]]]:
+        """Yields (table, line numbers, row source, rows for the scalar path, kept fields) per
+        block.
 
         The next block is parsed in a second thread while this one is evaluated (Arrow parses
         without holding the interpreter's lock)."""
@@ -234,18 +294,14 @@ class JsonLines:
             for first, block in self._blocks():
                 upcoming = pool.submit(self._block, first, block)
                 if pending is not None:
-                    chunk = pending.result()
-                    if chunk is not None:
-                        yield chunk
+                    yield pending.result()
                 pending = upcoming
             if pending is not None:
-                chunk = pending.result()
-                if chunk is not None:
-                    yield chunk
+                yield pending.result()
 
     def _block(
         self, first: int, block: bytes
-    ) -> tuple[pa.Table, list[int], Any, np.ndarray] | None:
+    ) -> tuple[pa.Table, list[int], Any, np.ndarray, dict[str, pa.Array]]:
         """Reads a block in one go when Arrow can, else line by line."""
         data = np.frombuffer(block, dtype=np.uint8)
         ends = np.flatnonzero(data == 10)
@@ -255,25 +311,40 @@ class JsonLines:
         # A JSON line normally starts with "{" and ends with "}"; any other line is checked for
         # being blank, and a block holding one that is not goes line by line.
         shaped = np.zeros(len(starts), dtype=bool)
-        inside = (starts < len(data)) & (ends > starts)
+        inside = ends > starts
         last = np.where(inside, ends - 1, 0)
         shaped[inside] = (data[starts[inside]] == ord("{")) & (data[last[inside]] == ord("}"))
         filled = shaped.copy()
         for index in np.flatnonzero(~shaped).tolist():
             filled[index] = bool(block[starts[index] : ends[index]].strip())
         irregular = bool((filled & ~shaped).any())
-        numbers = (first + np.flatnonzero(filled)).tolist()
-        starts, ends = starts[filled], ends[filled]
-        if not numbers:
-            return None
+        numbers = list(range(first, first + len(starts)))
         spans = list(zip(numbers, starts.tolist(), ends.tolist(), strict=True))
+        lines = _Lines(block, spans)
         if not irregular and not self._required_null(block):
-            table = self._read([block])
-            if table is not None and table.num_rows == len(numbers):
+            table = self._read([block])  # Arrow leaves blank lines out
+            if table is not None and table.num_rows == int(filled.sum()):
                 table = table.select(self.schema.names).cast(self.schema)
-                rows = _Lines(block, spans)
-                return table, numbers, self._rows(rows), np.zeros(len(numbers), dtype=bool)
-        return self._table([(n, block[a:b]) for n, a, b in spans])
+                blank = ~filled
+                if blank.any():
+                    table = _spread(table, filled)
+                return table, numbers, self._rows(lines), blank, self._kept(lines, filled)
+        return self._table(lines)
+
+    def _kept(self, lines: Any, read: np.ndarray) -> dict[str, pa.Array]:
+        """Returns the kept fields of each line as JSON text (null when absent); `read` marks
+        the lines Arrow read, known to be valid JSON."""
+        if not self.keep:
+            return {}
+        columns: list[list[str | None]] = [[] for _ in self.keep]
+        for index, valid in enumerate(read.tolist()):
+            values = kept_of_line(lines[index][1], self.keep, valid)
+            for column, value in zip(columns, values, strict=True):
+                column.append(value)
+        return {
+            name: pa.array(column, type=pa.string())
+            for name, column in zip(self.keep, columns, strict=True)
+        }
 
     def _required_null(self, text: bytes) -> bool:
         """True when some field that is not optional is given an explicit null."""
@@ -291,14 +362,21 @@ class JsonLines:
         return False
 
     def _rows(self, batch: Any) -> Any:
+        carried = self.carried
+
         def row(index: int) -> tuple[object, str]:
             number, raw = batch[index]
             where = f"{self.source}:{number}"
+            if not raw.strip():
+                raise blank_line(where)
             try:
                 text = raw.decode("utf-8").rstrip("\r")
-            except UnicodeDecodeError:
-                raise TableError(f"{self.source}:{number}: the line is not UTF-8 text") from None
-            return parse_text(text, "json", where, first_line=number), where
+            except UnicodeDecodeError as error:
+                raise not_utf8(where, error) from None
+            scenario = parse_text(text, "json", where, first_line=number)
+            if carried and isinstance(scenario, dict):
+                scenario = {k: v for k, v in scenario.items() if k not in carried}
+            return scenario, where
 
         return row
 
@@ -311,6 +389,8 @@ class JsonLines:
                     table.column(name).validate(full=True)  # text must be UTF-8
         except (pa.ArrowException, ValueError):
             return None
+        if self.carried and not self.allowed.issuperset(table.column_names):
+            return None  # a field neither declared nor kept: the scalar path names it
         return table
 
     def _readable(self, lines: list[bytes], start: int, found: list[tuple[int, pa.Table]]) -> None:
@@ -326,11 +406,15 @@ class JsonLines:
         self._readable(lines[:half], start, found)
         self._readable(lines[half:], start + half, found)
 
-    def _table(self, batch: list[tuple[int, bytes]]) -> tuple[pa.Table, list[int], Any, np.ndarray]:
+    def _table(
+        self, lines: _Lines
+    ) -> tuple[pa.Table, list[int], Any, np.ndarray, dict[str, pa.Array]]:
         # An explicit null is not an absent field (which takes its default): a line giving null
         # to a field that is not optional goes to the scalar path, which refuses it by name.
-        texts = [line for _, line in batch]
-        # Arrow reads objects only: any other line (a bare value, trailing text) is refused.
+        texts = [lines[index][1] for index in range(len(lines))]
+        numbers = [number for number, _, _ in lines.spans]
+        # Arrow reads objects only: any other line (a bare value, trailing text, a blank line)
+        # is refused.
         plain = [
             i
             for i, line in enumerate(texts)
@@ -340,7 +424,7 @@ class JsonLines:
         if plain:
             self._readable([texts[i] for i in plain], 0, pieces)
         schema = self.schema
-        kept = np.zeros(len(batch), dtype=bool)
+        kept = np.zeros(len(texts), dtype=bool)
         order: list[int] = []
         tables = []
         for start, table in sorted(pieces, key=lambda piece: piece[0]):
@@ -348,18 +432,20 @@ class JsonLines:
             order.extend(rows)
             tables.append(table.select(schema.names).cast(schema))
         kept[order] = True
+        carried = self._kept(lines, kept)
         if not tables:  # no line could be read: a chunk of nulls, every row to the scalar path
-            table = pa.table({f.name: pa.nulls(len(batch), f.type) for f in schema})
-            return table, [n for n, _ in batch], self._rows(batch), ~kept
-        read = pa.concat_tables(tables)
-        # Row i of the chunk is row position[i] of `read`, or null when refused.
-        position = np.full(len(batch), -1, dtype=np.int64)
-        position[order] = np.arange(len(order))
-        indices = pa.array(position, mask=position < 0)
-        table = read.take(indices)
-        refused = ~kept
-        lines = [number for number, _ in batch]
-        return table, lines, self._rows(batch), refused
+            table = pa.table({f.name: pa.nulls(len(texts), f.type) for f in schema})
+            return table, numbers, self._rows(lines), ~kept, carried
+        table = _spread(pa.concat_tables(tables), kept)
+        return table, numbers, self._rows(lines), ~kept, carried
+
+
+def _spread(table: pa.Table, present: np.ndarray) -> pa.Table:
+    """Returns the table with a row of nulls inserted wherever `present` is False (its rows
+    go, in order, where it is True)."""
+    position = np.full(len(present), -1, dtype=np.int64)
+    position[present] = np.arange(int(present.sum()))
+    return table.take(pa.array(position, mask=position < 0))
 
 
 def _object_shaped(line: bytes) -> bool:
@@ -375,17 +461,31 @@ class _Lines:
         self.block = block
         self.spans = spans
 
+    def __len__(self) -> int:
+        return len(self.spans)
+
     def __getitem__(self, index: int) -> tuple[int, bytes]:
         number, start, end = self.spans[index]
         return number, self.block[start:end]
 
 
 # ---- Arrow files --------------------------------------------------------------------------------
+RowErrors = dict[int, ScenarioError]
+"""The rows of a batch the reader could not take (index in the batch -> the row's error)."""
+
+
 def arrow_chunks(
-    path: str, table_format: str, statute: ast.Statute, size: int = CHUNK_ROWS
-) -> Iterator[pa.RecordBatch]:
-    """Yields record batches of a Parquet or CSV file, read in chunks. CSV cells are read as
-    text and converted exactly by the declared types (an empty cell is an absent field)."""
+    path: str,
+    table_format: str,
+    statute: ast.Statute,
+    size: int = CHUNK_ROWS,
+    keep: Sequence[str] = (),
+) -> Iterator[tuple[pa.RecordBatch, RowErrors]]:
+    """Yields record batches of a Parquet or CSV file, read in chunks, each with the rows the
+    reader could not take: cells that are not UTF-8; for CSV, rows of the wrong width (in their
+    place, as rows of nulls) and blank rows. CSV cells are read as text and converted exactly by
+    the declared types (an empty cell is an absent field); kept columns stay text as given."""
+    source = path
     if table_format == "parquet":
         import pyarrow.parquet as pq
 
@@ -399,31 +499,147 @@ def arrow_chunks(
             and (pa.types.is_string(field.type) or pa.types.is_large_string(field.type))
         ]
         # One thread per batch reads faster here than Arrow's pool on small batches.
-        yield from pq.ParquetFile(path, read_dictionary=texts).iter_batches(
+        batches = pq.ParquetFile(path, read_dictionary=texts).iter_batches(
             batch_size=size, use_threads=False
         )
+        first = 0
+        for batch in batches:
+            batch, errors = _undecodable(batch, source, first)
+            yield batch, errors
+            first += batch.num_rows
         return
+    yield from _csv_chunks(path, statute, keep)
+
+
+def _csv_chunks(
+    path: str, statute: ast.Statute, keep: Sequence[str]
+) -> Iterator[tuple[pa.RecordBatch, RowErrors]]:
     import pyarrow.csv as pcsv
+
+    # Arrow calls the handler, with each bad row's number (header = 1), as it parses, ahead of
+    # the batches it yields; the row then goes in its place in the batch that holds it.
+    skipped: deque[tuple[int, int, int]] = deque()
+
+    def handler(row: Any) -> str:
+        if row.number is None:
+            return "error"
+        skipped.append((row.number - 2, row.expected_columns, row.actual_columns))
+        return "skip"
 
     reader = pcsv.open_csv(
         path,
-        read_options=pcsv.ReadOptions(block_size=1 << 23),
+        # One parsing thread: row numbers are known only so (evaluation has both cores).
+        read_options=pcsv.ReadOptions(block_size=1 << 23, use_threads=False),
+        parse_options=pcsv.ParseOptions(ignore_empty_lines=False, invalid_row_handler=handler),
         convert_options=pcsv.ConvertOptions(
+            check_utf8=False,  # checked per cell below: a bad cell fails its row only
             strings_can_be_null=True,
-            column_types={name: pa.string() for name in statute.inputs},
+            column_types={name: pa.string() for name in [*statute.inputs, *keep]},
         ),
     )
-    yield from reader
+    first = 0
+    for batch in reader:
+        batch, errors = _placed(batch, skipped, first, path)
+        batch, bad = _undecodable(batch, path, first)
+        errors.update((row, error) for row, error in bad.items() if row not in errors)
+        errors.update(_blank_rows(batch, path, first, errors))
+        yield batch, errors
+        first += batch.num_rows
+    if skipped:  # bad rows after the last good one
+        empty = pa.RecordBatch.from_pylist([], schema=reader.schema)
+        batch, errors = _placed(empty, skipped, first, path, final=True)
+        yield batch, errors
+
+
+def _placed(
+    batch: pa.RecordBatch,
+    skipped: deque[tuple[int, int, int]],
+    first: int,
+    source: str,
+    final: bool = False,
+) -> tuple[pa.RecordBatch, RowErrors]:
+    """Returns the batch with the rows Arrow skipped before its last row (or all, when
+    `final`) put back in their place as rows of nulls, and their errors."""
+    errors: RowErrors = {}
+    end = first + batch.num_rows  # the data rows this batch covers grow with each put back
+    while skipped and (final or skipped[0][0] < end):
+        row, expected, given = skipped.popleft()
+        errors[row - first] = wrong_width(f"{source}: row {row + 1}", expected, given)
+        end += 1
+    if not errors:
+        return batch, errors
+    present = np.ones(end - first, dtype=bool)
+    present[list(errors)] = False
+    position = np.full(len(present), -1, dtype=np.int64)
+    position[present] = np.arange(batch.num_rows)
+    return batch.take(pa.array(position, mask=position < 0)), errors
+
+
+def _undecodable(
+    batch: pa.RecordBatch, source: str, first: int
+) -> tuple[pa.RecordBatch, RowErrors]:
+    """Returns the batch with text cells that are not UTF-8 made null, and their rows' errors
+    (none, and the batch itself, in the usual case: one check per text column)."""
+    errors: RowErrors = {}
+    columns = list(batch.columns)
+    for index, column in enumerate(columns):
+        values = column.dictionary if pa.types.is_dictionary(column.type) else column
+        if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
+            continue
+        try:
+            values.validate(full=True)
+            continue
+        except pa.ArrowInvalid:
+            pass
+        if pa.types.is_dictionary(column.type):
+            column = column.dictionary_decode()
+        name = batch.schema.names[index]
+        bad = np.zeros(len(column), dtype=bool)
+        for row, raw in enumerate(column.cast(pa.binary()).to_pylist()):
+            try:
+                raw is None or raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                bad[row] = True
+                where = f"{source}: row {first + row + 1}"
+                errors.setdefault(row, not_utf8(where, error, name))
+        columns[index] = pc.if_else(pa.array(bad), pa.scalar(None, column.type), column)
+    if not errors:
+        return batch, errors
+    return pa.RecordBatch.from_arrays(columns, names=batch.schema.names), errors
+
+
+def _blank_rows(batch: pa.RecordBatch, source: str, first: int, errors: RowErrors) -> RowErrors:
+    """Returns the errors of the rows whose every cell is empty (blank lines of a CSV file)."""
+    if batch.num_columns == 0 or any(c.null_count == 0 for c in batch.columns):
+        return {}
+    empty = np.ones(batch.num_rows, dtype=bool)
+    for column in batch.columns:
+        empty &= np.asarray(column.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+    return {
+        row: blank_row(f"{source}: row {first + row + 1}")
+        for row in np.flatnonzero(empty).tolist()
+        if row not in errors
+    }
 
 
 def table_rows(
-    batch: pa.RecordBatch, source: str, first_row: int, statute: ast.Statute | None = None
+    batch: pa.RecordBatch,
+    source: str,
+    first_row: int,
+    statute: ast.Statute | None = None,
+    errors: RowErrors | None = None,
+    carried: Sequence[str] = (),
 ) -> Any:
     """Returns the scalar-path reader of a batch's rows (CSV text typed by the declarations
-    when `statute` is given)."""
+    when `statute` is given); a row in `errors` raises its error, and the `carried` columns
+    (kept, not declared) are left out of the scenario."""
 
     def row(index: int) -> tuple[object, str]:
+        if errors and index in errors:
+            raise errors[index]
         values = batch.slice(index, 1).to_pylist()[0]
+        for name in carried:
+            values.pop(name, None)
         scenario = scalar_row(values) if statute is None else text_row(statute, values)
         return scenario, f"{source}: row {first_row + index + 1}"
 
