@@ -50,8 +50,8 @@ def json_array_hint(start: bytes) -> str | None:
     if start.lstrip()[:1] != b"[":
         return None
     return (
-        "holds a JSON array; batch reads JSON Lines: one scenario object per line, such as "
-        '{"new_jobs": 10, ...} on line 1, the next scenario on line 2'
+        "holds a JSON array, and batch reads JSON Lines: one scenario object per line, "
+        "each on a line of its own, with no brackets or commas between them"
     )
 
 
@@ -90,43 +90,12 @@ _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 
-def kept_texts(text: str, names: Sequence[str], valid: bool = False) -> list[str | None]:
+def kept_texts(text: str, names: Sequence[str]) -> list[str | None]:
     """Returns, for each name, the JSON text of its value on a JSON line exactly as given (None
-    when the line does not give it, or cannot be read as far as it). `valid` says the line is
-    known to be valid JSON, which allows a quicker search."""
-    if valid and text.count("{") == 1 and "\\u" not in text:
-        found = _quick(text, names)
-        if found is not None:
-            return found
-    members = dict(reversed(list(_members(text))))  # the first of repeated fields
+    when the line does not give it, or cannot be read as far as it); the first of repeated
+    fields."""
+    members = dict(reversed(list(_members(text))))
     return [members.get(name) for name in names]
-
-
-def _quick(text: str, names: Sequence[str]) -> list[str | None] | None:
-    # In valid JSON an unescaped quote opens or closes a string and a closing quote is never
-    # followed by a name's letters, so `"name"` followed by a colon is that member's key; with
-    # a single "{" every key is at the top level.
-    found: list[str | None] = []
-    for name in names:
-        key = json.dumps(name, ensure_ascii=False)
-        at = text.find(key)
-        value = None
-        while at >= 0:
-            before = at
-            while before > 0 and text[before - 1] == "\\":
-                before -= 1
-            colon = _SPACE.match(text, at + len(key)).end()
-            if (at - before) % 2 == 0 and text[colon : colon + 1] == ":":
-                start = _SPACE.match(text, colon + 1).end()
-                try:
-                    _, end = _DECODER.raw_decode(text, start)
-                except ValueError:
-                    return None
-                value = text[start:end]
-                break
-            at = text.find(key, at + 1)
-        found.append(value)
-    return found
 
 
 def _members(text: str) -> Iterable[tuple[str, str]]:
@@ -153,10 +122,10 @@ def _members(text: str) -> Iterable[tuple[str, str]]:
         return
 
 
-def kept_of_line(raw: bytes, names: Sequence[str], valid: bool = False) -> list[str | None]:
+def kept_of_line(raw: bytes, names: Sequence[str]) -> list[str | None]:
     """Returns the kept fields of a line of bytes (see `kept_texts`); a value holding bytes
     that are not UTF-8 cannot be carried and is None."""
-    values = kept_texts(raw.decode("utf-8", "surrogateescape"), names, valid)
+    values = kept_texts(raw.decode("utf-8", "surrogateescape"), names)
     return [None if value is None or not _encodable(value) else value for value in values]
 
 

@@ -8,6 +8,9 @@ trace, for JSON Lines) or with its error, named as the scalar path names it.
 
 from __future__ import annotations
 
+import csv
+import json
+import re
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -321,29 +324,61 @@ class JsonLines:
         numbers = list(range(first, first + len(starts)))
         spans = list(zip(numbers, starts.tolist(), ends.tolist(), strict=True))
         lines = _Lines(block, spans)
+        undecodable = _undecodable_lines(block, starts, ends)
+        readable = filled if undecodable is None else filled & ~undecodable
         if not irregular and not self._required_null(block):
-            table = self._read([block])  # Arrow leaves blank lines out
-            if table is not None and table.num_rows == int(filled.sum()):
+            if undecodable is None:
+                table = self._read([block])  # Arrow leaves blank lines out
+            else:
+                pieces = zip(starts[readable].tolist(), ends[readable].tolist(), strict=True)
+                table = self._read([block[start:end] for start, end in pieces])
+            if table is not None and table.num_rows == int(readable.sum()):
                 table = table.select(self.schema.names).cast(self.schema)
-                blank = ~filled
-                if blank.any():
-                    table = _spread(table, filled)
-                return table, numbers, self._rows(lines), blank, self._kept(lines, filled)
-        return self._table(lines)
+                refused = ~readable
+                if refused.any():
+                    table = _spread(table, readable)
+                return table, numbers, self._rows(lines), refused, self._kept(lines, readable)
+        return self._table(lines, undecodable)
 
-    def _kept(self, lines: Any, read: np.ndarray) -> dict[str, pa.Array]:
+    def _kept(self, lines: _Lines, read: np.ndarray) -> dict[str, pa.Array]:
         """Returns the kept fields of each line as JSON text (null when absent); `read` marks
         the lines Arrow read, known to be valid JSON."""
         if not self.keep:
             return {}
-        columns: list[list[str | None]] = [[] for _ in self.keep]
-        for index, valid in enumerate(read.tolist()):
-            values = kept_of_line(lines[index][1], self.keep, valid)
-            for column, value in zip(columns, values, strict=True):
-                column.append(value)
+        block, spans = lines.block, lines.spans
+        ends = np.array([end for _, _, end in spans], dtype=np.int64)
+        data = np.frombuffer(block, dtype=np.uint8)
+        # In valid JSON an unescaped `"name"` followed by a colon is that member's key, and
+        # with one "{" on the line every key is at the top level: such lines are searched in
+        # the whole block at once, any other line member by member.
+        braces = _per_line(data == ord("{"), ends)
+        escapes = _per_line(data == ord("\\"), ends)
+        quick = read & (braces == 1) & (escapes == 0)
+        columns = {}
+        for name in self.keep:
+            values = np.full(len(spans), None, dtype=object)
+            key = re.compile(re.escape(json.dumps(name).encode()) + rb"[ \t]*:[ \t]*")
+            found = [(m.start(), m.end()) for m in key.finditer(block)]
+            if found:
+                at = np.array([start for start, _ in found], dtype=np.int64)
+                line = np.searchsorted(ends, at)
+                line, first = np.unique(line, return_index=True)  # the first of repeats
+                for index, hit in zip(line.tolist(), first.tolist(), strict=True):
+                    if not quick[index]:
+                        continue
+                    match = _SCALAR.match(block, found[hit][1], int(ends[index]))
+                    if match is None:  # an object or array: member by member below
+                        quick[index] = False
+                        continue
+                    values[index] = match.group().decode("utf-8", "replace")
+            columns[name] = values
+        for index in np.flatnonzero(~quick).tolist():
+            for name, value in zip(
+                self.keep, kept_of_line(lines[index][1], self.keep), strict=True
+            ):
+                columns[name][index] = value
         return {
-            name: pa.array(column, type=pa.string())
-            for name, column in zip(self.keep, columns, strict=True)
+            name: pa.array(values.tolist(), type=pa.string()) for name, values in columns.items()
         }
 
     def _required_null(self, text: bytes) -> bool:
@@ -407,7 +442,7 @@ class JsonLines:
         self._readable(lines[half:], start + half, found)
 
     def _table(
-        self, lines: _Lines
+        self, lines: _Lines, undecodable: np.ndarray | None = None
     ) -> tuple[pa.Table, list[int], Any, np.ndarray, dict[str, pa.Array]]:
         # An explicit null is not an absent field (which takes its default): a line giving null
         # to a field that is not optional goes to the scalar path, which refuses it by name.
@@ -418,7 +453,9 @@ class JsonLines:
         plain = [
             i
             for i, line in enumerate(texts)
-            if _object_shaped(line) and not (b"null" in line and self._required_null(line))
+            if _object_shaped(line)
+            and not (b"null" in line and self._required_null(line))
+            and not (undecodable is not None and undecodable[i])
         ]
         pieces: list[tuple[int, pa.Table]] = []
         if plain:
@@ -438,6 +475,33 @@ class JsonLines:
             return table, numbers, self._rows(lines), ~kept, carried
         table = _spread(pa.concat_tables(tables), kept)
         return table, numbers, self._rows(lines), ~kept, carried
+
+
+def _undecodable_lines(block: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray | None:
+    """Returns the lines holding bytes that are not UTF-8, or None when the block has none (one
+    check of the whole block, in the usual case)."""
+    try:
+        block.decode("utf-8")
+    except UnicodeDecodeError as error:
+        first = int(np.searchsorted(ends, error.start))
+    else:
+        return None
+    bad = np.zeros(len(starts), dtype=bool)
+    for index in range(first, len(starts)):
+        try:
+            block[int(starts[index]) : int(ends[index])].decode("utf-8")
+        except UnicodeDecodeError:
+            bad[index] = True
+    return bad
+
+
+# A JSON value other than an object or array, on a line known to be valid JSON.
+_SCALAR = re.compile(rb'"[^"\\]*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null')
+
+
+def _per_line(marks: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Returns how many marked bytes each line (ending before `ends`) holds."""
+    return np.bincount(np.searchsorted(ends, np.flatnonzero(marks)), minlength=len(ends))
 
 
 def _spread(table: pa.Table, present: np.ndarray) -> pa.Table:
@@ -518,12 +582,12 @@ def _csv_chunks(
 
     # Arrow calls the handler, with each bad row's number (header = 1), as it parses, ahead of
     # the batches it yields; the row then goes in its place in the batch that holds it.
-    skipped: deque[tuple[int, int, int]] = deque()
+    skipped: deque[tuple[int, int, int, str]] = deque()
 
     def handler(row: Any) -> str:
         if row.number is None:
             return "error"
-        skipped.append((row.number - 2, row.expected_columns, row.actual_columns))
+        skipped.append((row.number - 2, row.expected_columns, row.actual_columns, row.text))
         return "skip"
 
     reader = pcsv.open_csv(
@@ -539,7 +603,7 @@ def _csv_chunks(
     )
     first = 0
     for batch in reader:
-        batch, errors = _placed(batch, skipped, first, path)
+        batch, errors = _placed(batch, skipped, first, path, keep)
         batch, bad = _undecodable(batch, path, first)
         errors.update((row, error) for row, error in bad.items() if row not in errors)
         errors.update(_blank_rows(batch, path, first, errors))
@@ -547,24 +611,28 @@ def _csv_chunks(
         first += batch.num_rows
     if skipped:  # bad rows after the last good one
         empty = pa.RecordBatch.from_pylist([], schema=reader.schema)
-        batch, errors = _placed(empty, skipped, first, path, final=True)
+        batch, errors = _placed(empty, skipped, first, path, keep, final=True)
         yield batch, errors
 
 
 def _placed(
     batch: pa.RecordBatch,
-    skipped: deque[tuple[int, int, int]],
+    skipped: deque[tuple[int, int, int, str]],
     first: int,
     source: str,
+    keep: Sequence[str],
     final: bool = False,
 ) -> tuple[pa.RecordBatch, RowErrors]:
     """Returns the batch with the rows Arrow skipped before its last row (or all, when
-    `final`) put back in their place as rows of nulls, and their errors."""
+    `final`) put back in their place as rows of nulls but for the kept cells they have, and
+    their errors."""
     errors: RowErrors = {}
+    cells: dict[int, list[str]] = {}
     end = first + batch.num_rows  # the data rows this batch covers grow with each put back
     while skipped and (final or skipped[0][0] < end):
-        row, expected, given = skipped.popleft()
+        row, expected, given, text = skipped.popleft()
         errors[row - first] = wrong_width(f"{source}: row {row + 1}", expected, given)
+        cells[row - first] = next(csv.reader([text]), [])
         end += 1
     if not errors:
         return batch, errors
@@ -572,7 +640,18 @@ def _placed(
     present[list(errors)] = False
     position = np.full(len(present), -1, dtype=np.int64)
     position[present] = np.arange(batch.num_rows)
-    return batch.take(pa.array(position, mask=position < 0)), errors
+    placed = batch.take(pa.array(position, mask=position < 0))
+    names = placed.schema.names
+    columns = list(placed.columns)
+    for name in keep:
+        if name not in names:
+            continue
+        at = names.index(name)
+        values = columns[at].to_pylist()
+        for row, found in cells.items():
+            values[row] = found[at] if at < len(found) and found[at] != "" else None
+        columns[at] = pa.array(values, type=columns[at].type)
+    return pa.RecordBatch.from_arrays(columns, names=names), errors
 
 
 def _undecodable(
