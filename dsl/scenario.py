@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from . import ast
 from .checker import walk
@@ -502,6 +502,24 @@ def kind_of(path: Path) -> str:
     return "json"
 
 
+def read_bounded(handle: BinaryIO, source: str) -> bytes:
+    """Returns what `handle` holds (standard input, say), read no further than one byte past
+    MAX_SCENARIO_BYTES; raises ScenarioError when it holds more."""
+    data = handle.read(MAX_SCENARIO_BYTES + 1)
+    if len(data) > MAX_SCENARIO_BYTES:
+        raise ScenarioError(
+            [
+                FieldProblem(
+                    "<file>",
+                    f"at most {MAX_SCENARIO_BYTES:,} bytes",
+                    f"more than {MAX_SCENARIO_BYTES:,} bytes",
+                )
+            ],
+            source,
+        )
+    return data
+
+
 def read_scenario_file(path: Path) -> object:
     """Returns the scenario object stored in a JSON, YAML or TOML file.
 
@@ -519,7 +537,8 @@ def read_scenario_file(path: Path) -> object:
                 ],
                 source,
             )
-        data = path.read_bytes()
+        with path.open("rb") as handle:  # a pipe or a device has no size: read, bounded
+            data = read_bounded(handle, source)
     except FileNotFoundError:
         raise ScenarioError(
             [FieldProblem("<file>", "an existing scenario file", "no such file")], source

@@ -199,6 +199,14 @@ def _load_cached(path: str, digest: str) -> Statute:
     return Statute(load(path))
 
 
+def encoding_path(path: str | Path | None = None) -> Path:
+    """Returns the encoding a command reads: `path` when given, else the environment variable
+    LEXTRACE_ENCODING when set (and not empty), else the bundled statute."""
+    if path is None or str(path) == "":
+        path = os.environ.get("LEXTRACE_ENCODING") or BUNDLED
+    return Path(path)
+
+
 def load_statute(path: str | Path | None = None) -> Statute:
     """Returns the statute encoded at `path` (the bundled N.J.S.A. 34:1B-343 by default),
     parsed, checked, proved faithful to its official text and compiled.
@@ -207,9 +215,7 @@ def load_statute(path: str | Path | None = None) -> Statute:
     mutation run uses it to run the test suite against a mutant). Loading is cached by the
     encoding's content. Raises EncodingError with every error found.
     """
-    if path is None:
-        path = os.environ.get("LEXTRACE_ENCODING") or BUNDLED
-    path = Path(path)
+    path = encoding_path(path)
     try:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
