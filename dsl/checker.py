@@ -372,7 +372,11 @@ class _Checker:
                 self.report(expr.span, f"'{expr.name}' needs the argument '{param.name}'", clause)
                 continue
             found = self.infer(given[param.name], params, clause)
-            if found is not None and not _assignable(param.type, found):
+            if isinstance(found, EnumMember):  # a member named as the argument
+                self.expect_assignable(
+                    param.type, found, given[param.name], clause, f"argument '{param.name}'"
+                )
+            elif found is not None and not _assignable(param.type, found):
                 self.report(
                     given[param.name].span,
                     f"argument '{param.name}' of "
