@@ -157,8 +157,6 @@ class LazyGroup(click.Group):
         return command
 
 
-
-
 @click.group(
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
