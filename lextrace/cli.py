@@ -252,13 +252,15 @@ def batch(
     source_format = format_of(file, input_format)
     target_format = output_format or (format_of(output, None) if output else "jsonl")
     statute = _statute(encoding)
-    selected = statute.select_readings(_parse_readings(readings))
+    chosen = _parse_readings(readings)
+    selected = statute.select_readings(chosen)
     if not trace and engine == "columnar":
         from . import cli_batch
 
         failures = cli_batch.run(
             statute,
             selected,
+            chosen,
             file,
             source_format,
             output,
@@ -285,7 +287,8 @@ def batch(
             try:
                 data = parse_text(line.rstrip("\r\n"), "json", where, first_line=number)
                 inputs = statute.validate(data, where)
-                result = statute.evaluate_inputs(inputs, selected, trace)
+                row_readings = statute.readings_for(data, chosen, where)
+                result = statute.evaluate_inputs(inputs, row_readings, trace)
                 yield json.dumps(result.to_json(), ensure_ascii=False)
             except ScenarioError as error:
                 failures += 1
