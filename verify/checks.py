@@ -32,9 +32,10 @@ from lextrace.dsl.evaluator import (
 )
 from lextrace.dsl.values import Value, dollars
 
-from .model import Model, Term, decimal_constraints
+from .model import Model, Term, decimal_constraints, in_whole_cents, scenario_text
 from .monotone import MonotoneProver
 from .solve import decide
+from .witness import minimise
 
 PROVED, VIOLATED, UNKNOWN, VACUOUS, ERROR = "PROVED", "VIOLATED", "UNKNOWN", "VACUOUS", "ERROR"
 FAILING = {VIOLATED, UNKNOWN, VACUOUS, ERROR}
@@ -365,6 +366,23 @@ class Verifier:
             constraints += check.second.constraints
         return decide([*constraints, *facts], self.timeout_ms)
 
+    def _confirms(
+        self, check: Check, validate: Callable[[dict[str, object]], dict[str, Value]]
+    ) -> Callable[[list[dict[str, object]], dict[str, str]], bool]:
+        """Returns whether the evaluator reproduces the check's breach at given scenarios
+        (invalid scenarios raise)."""
+
+        def confirms(scenarios: list[dict[str, object]], readings: dict[str, str]) -> bool:
+            if check.confirm is None:
+                return True
+            inputs = [validate(s) for s in scenarios]
+            try:
+                return check.confirm(inputs, readings).reproduced
+            except EvaluationError:
+                return True  # a gap or an overlap of the encoding: a breach too
+
+        return confirms
+
     def prove(
         self, check: Check, validate: Callable[[dict[str, object]], dict[str, Value]]
     ) -> Outcome:
@@ -409,18 +427,26 @@ class Verifier:
                 detail += f"; local steps not decided: {undecided or 'none'}"
             return Outcome(check, UNKNOWN, time.perf_counter() - started, detail=detail)
         model = solver.model()
-        # Prefer a counterexample in whole cents, which a scenario file can state exactly.
-        decimals = decimal_constraints(self.first)
-        if check.second is not None:
-            decimals += decimal_constraints(check.second)
-        in_cents, cents_solver = decide([*solver.assertions(), *decimals], self.timeout_ms)
-        if in_cents == z3.sat:
-            model = cents_solver.model()
         copies = [self.first] if check.second is None else [self.first, check.second]
-        exact = [copy.scenario(model, exact=True)[0] for copy in copies]
-        scenarios = [copy.scenario(model)[0] for copy in copies]
-        readings = self.first.scenario(model)[1]
+        # The same violation at a canonical, readable point (verify/witness.py), so that two
+        # runs write the same counterexample; failing that, the model as found, in whole
+        # cents when possible (which a scenario file can state exactly).
+        found = minimise(copies, list(solver.assertions()), model, self._confirms(check, validate))
+        if found is not None:
+            exact, readings = found.scenarios, found.readings
+            in_cents = z3.sat if all(in_whole_cents(s) for s in exact) else z3.unknown
+        else:
+            decimals = decimal_constraints(self.first)
+            if check.second is not None:
+                decimals += decimal_constraints(check.second)
+            in_cents, cents_solver = decide([*solver.assertions(), *decimals], self.timeout_ms)
+            if in_cents == z3.sat:
+                model = cents_solver.model()
+            exact = [copy.scenario(model, exact=True)[0] for copy in copies]
+            readings = self.first.scenario(model)[1]
+        scenarios = [scenario_text(self.statute, s) for s in exact]
         outcome = Outcome(check, VIOLATED, time.perf_counter() - started, scenarios, readings)
+        outcome.extra["minimised"] = found is not None
         if in_cents != z3.sat:
             outcome.extra["not_in_cents"] = True
         if check.confirm is not None:
