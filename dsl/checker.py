@@ -15,6 +15,7 @@ from fractions import Fraction
 from . import ast
 from .errors import Diagnostic
 from .numbers import stated_numbers
+from .reserved import RESERVED_KEYS
 
 BUILTINS = ("min", "max", "floor")
 
@@ -630,6 +631,13 @@ class _Checker:
         for declared in self.statute.inputs.values():
             if declared.name in self.statute.definitions:
                 self.report(declared.span, f"'{declared.name}' is both an input and a rule")
+            if declared.name in RESERVED_KEYS:
+                self.report(
+                    declared.span,
+                    f"an input cannot be named '{declared.name}': a scenario's "
+                    f"'{declared.name}' key is reserved",
+                    hint="the reserved keys are " + ", ".join(f"'{k}'" for k in RESERVED_KEYS),
+                )
             if declared.required and declared.default is not None:
                 self.report(
                     declared.span,

@@ -92,10 +92,13 @@ def _read_scenario(scenario: str) -> tuple[dict[str, Any], str]:
 
 
 def _result(encoding: str | None, scenario: str, readings: tuple[str, ...], trace: bool) -> Any:
-    statute = _statute(encoding)
+    from .verify.replay import recorded_encoding
+
     chosen = _parse_readings(readings)
     data, source = _read_scenario(scenario)
-    return statute.evaluate(data, chosen, trace=trace, source=source)
+    # A counterexample file names its encoding: without --encoding, that one.
+    statute = _statute(recorded_encoding(data, source, encoding, lambda m: click.echo(m, err=True)))
+    return statute.evaluate(data, chosen, trace=trace, source=source), data
 
 
 class ClosedPipe(Exception):
@@ -178,7 +181,7 @@ def evaluate(
     scenario: str, output_format: str, encoding: str | None, readings: tuple[str, ...]
 ) -> None:
     """Evaluate one SCENARIO (JSON, YAML or TOML; - for JSON on stdin)."""
-    result = _result(encoding, scenario, readings, trace=True)
+    result, _ = _result(encoding, scenario, readings, trace=True)
     if output_format == "json":
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     elif output_format == "markdown":
@@ -199,11 +202,28 @@ def evaluate(
 @common_options
 def explain(scenario: str, width: int, encoding: str | None, readings: tuple[str, ...]) -> None:
     """Print the derivation of every result of SCENARIO, each value with its citation."""
-    result = _result(encoding, scenario, readings, trace=True)
+    from .verify import replay
+
+    result, data = _result(encoding, scenario, readings, trace=True)
     click.echo(_text(result, scenario))
+    program = result.trace.evaluation.program
+    found = replay.replay(
+        program, data, scenario, result.inputs, result.readings, lambda p: _partner(program, p)
+    )
+    if found is not None:
+        click.echo("")
+        click.echo(replay.render(found))
     click.echo("")
     click.echo("Derivation (each value, the clause that produced it, its words and its inputs)")
     click.echo(result.explain(width=width))
+
+
+def _partner(program: Any, path: str) -> tuple[Any, Any]:
+    """Returns the partner scenario of a counterexample pair and its validated inputs."""
+    from .dsl.scenario import validate
+
+    data, source = _read_scenario(path)
+    return data, validate(program.statute, data, source)
 
 
 def _header(result: Any, scenario: str) -> list[str]:
@@ -299,13 +319,15 @@ def batch(
     source_format = format_of(file, input_format)
     target_format = output_format or (format_of(output, None) if output else "jsonl")
     statute = _statute(encoding)
-    selected = statute.select_readings(_parse_readings(readings))
+    chosen = _parse_readings(readings)
+    selected = statute.select_readings(chosen)
     if not trace and engine == "columnar":
         from . import cli_batch
 
         failures = cli_batch.run(
             statute,
             selected,
+            chosen,
             file,
             source_format,
             output,
@@ -332,7 +354,8 @@ def batch(
             try:
                 data = parse_text(line.rstrip("\r\n"), "json", where, first_line=number)
                 inputs = statute.validate(data, where)
-                result = statute.evaluate_inputs(inputs, selected, trace)
+                row_readings = statute.readings_for(data, chosen, where)
+                result = statute.evaluate_inputs(inputs, row_readings, trace)
                 yield json.dumps(result.to_json(), ensure_ascii=False)
             except ScenarioError as error:
                 failures += 1
@@ -497,7 +520,9 @@ def verify(
     report = run(statute, timeout, budget, allow_unknown)
     written = []
     if counterexamples:
-        written = _write_counterexamples(report, Path(counterexamples))
+        from .verify.replay import write_counterexamples
+
+        written = write_counterexamples(report, Path(counterexamples), _write_text)
     if junit:
         _write_text(Path(junit), to_junit(report))
     if sarif:
@@ -510,21 +535,6 @@ def verify(
             click.echo(f"counterexample written: {path}  (run: lextrace explain {path})")
     if not report.ok:
         raise click.exceptions.Exit(EXIT_FAILED)
-
-
-def _write_counterexamples(report: Any, directory: Path) -> list[Path]:
-    import re
-
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    for outcome in report.failures:
-        for index, scenario in enumerate(outcome.counterexample or []):
-            stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", outcome.check.name).strip("-")
-            suffix = "" if len(outcome.counterexample) == 1 else ("-before", "-after")[index]
-            path = directory / f"{stem}{suffix}.json"
-            _write_text(path, json.dumps(scenario, indent=2) + "\n")
-            written.append(path)
-    return written
 
 
 def _write_text(path: Path, text: str) -> None:

@@ -39,6 +39,7 @@ Fail = Callable[[str], Exception]
 def run(
     statute: Statute,
     selected: dict[str, str],
+    chosen: dict[str, str],
     file: str,
     input_format: str,
     output: str | None,
@@ -50,7 +51,7 @@ def run(
     """Evaluates every scenario of `file`; returns how many rows failed. Raises `bad_input`
     errors (exit 2) for files that cannot be read or written."""
     keep_freed_memory()
-    runner = Runner(statute, selected)
+    runner = Runner(statute, selected, chosen)
     readings = json.dumps({rid: selected[rid] for rid in statute.readings_used}, ensure_ascii=False)
     chunks = _chunks(runner, file, input_format, bad_input)
     failures = 0
@@ -121,11 +122,13 @@ def _write_jsonl(sink: IO[bytes], statute: Statute, chunk: EvaluatedChunk, readi
 def _jsonl(statute: Statute, chunk: EvaluatedChunk, readings: str) -> bytes | memoryview:
     """Returns the output lines of a chunk: results with readings, or the row's error."""
     lines = json_lines(statute.ast, _filled(statute, chunk), chunk.size, readings)
-    if not chunk.errors and lines.offset == 0 and lines.null_count == 0:
+    if not chunk.errors and not chunk.pinned and lines.offset == 0 and lines.null_count == 0:
         # The lines are already contiguous UTF-8 in Arrow's buffer: write them as they are.
         offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32, count=len(lines) + 1)
         return memoryview(lines.buffers()[2])[int(offsets[0]) : int(offsets[-1])]
     texts = lines.to_pylist()
+    for row, line in chunk.pinned.items():
+        texts[row] = line
     for row, error in chunk.errors.items():
         number = chunk.lines[row] if chunk.lines else chunk.first_row + row + 1
         texts[row] = json.dumps({"line": number, "error": error_problems(error)}) + "\n"
