@@ -522,6 +522,10 @@ def verify(
     if counterexamples:
         from .verify.replay import write_counterexamples
 
+        try:
+            Path(counterexamples).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise OutputError(f"{counterexamples}: cannot write: {error.strerror}") from None
         written = write_counterexamples(report, Path(counterexamples), _write_text)
     if junit:
         _write_text(Path(junit), to_junit(report))

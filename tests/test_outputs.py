@@ -131,6 +131,19 @@ def test_verify_reports_that_cannot_be_written_are_named(tmp_path: Path) -> None
     assert main(["verify", "--junit", str(missing)]) == 2
 
 
+def test_a_counterexample_folder_that_cannot_be_made_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from conftest import ROOT
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    breaking = ROOT / "statute" / "amendments" / "uncapped-port-bonus" / "nj-34-1b-343.lex"
+    code = main(["verify", "-e", str(breaking), "--counterexamples", str(blocked / "cx")])
+    assert code == 2
+    assert f"{blocked / 'cx'}: cannot write" in capsys.readouterr().err
+
+
 def test_a_full_standard_output_is_named_and_exits_2() -> None:
     with open("/dev/full", "w") as full:
         completed = subprocess.run(
