@@ -716,9 +716,7 @@ def _parse_tree(text: str, deadline: float, fed: list[int]) -> Tree:
     for token in interactive.iter_parse():
         fed[0] += 1
         if fed[0] - start > limits.MAX_TOKENS:
-            raise _Stopped(
-                token, f"more than {limits.MAX_TOKENS:,} words and symbols (the limit)"
-            )
+            raise _Stopped(token, f"more than {limits.MAX_TOKENS:,} words and symbols (the limit)")
         if time.monotonic() > deadline:
             raise _Stopped(
                 token, f"parsing stopped here, after {limits.PARSE_SECONDS:g} seconds (the limit)"
