@@ -16,9 +16,11 @@ not verify is ignored (and replaced by the next store), never trusted and never 
    byte of it is decoded.
 2. The hashes of its sources: the encoding's bytes, its official text's bytes and the language's
    source must all be those of this run.
-3. The rebuilt AST must be well typed: every field of every node holds what its annotation says
-   (dsl/ast.py), so later use cannot fail on an entry that somehow passed 1 and 2. Any exception
-   while decoding (RecursionError, MemoryError, a wrong shape) means "ignore and rebuild".
+3. The rebuilt AST must be well formed: every field of every node holds what its annotation
+   says (dsl/ast.py), and no expression or clause contains itself or nests deeper than the
+   parser allows, so later use cannot fail on an entry that somehow passed 1 and 2. Any
+   exception while decoding (RecursionError, MemoryError, a wrong shape) means "ignore and
+   rebuild". What a well-formed AST says is the MAC's to vouch for, not these checks'.
 
 The cache holds plain data only (tuples, strings, numbers), written with `marshal` and rebuilt
 into the AST's own classes from a fixed list: nothing in it is ever executed. Entries are
@@ -184,7 +186,48 @@ def load_dump(data: bytes) -> ast.Statute:
     statute = decode(root)
     if type(statute) is not ast.Statute:
         raise ValueError("the cache does not hold a statute")
+    _check_depth(objects)
     return statute
+
+
+def _below(node: object) -> list[object]:
+    """Returns the nodes a consumer recurses into from `node`: an expression's operands, a
+    clause's subclauses."""
+    if isinstance(node, ast.Clause):
+        return [item for item in node.items if isinstance(item, ast.Clause)]
+    found: list[object] = []
+    for name in _FIELDS[type(node).__name__]:
+        value = getattr(node, name)
+        for part in value if isinstance(value, tuple) else (value,):
+            for item in part if isinstance(part, tuple) else (part,):
+                if isinstance(item, ast.Expr):
+                    found.append(item)
+    return found
+
+
+def _check_depth(objects: list[object]) -> None:
+    """Raises ValueError when the expressions or clauses of the table hold a cycle or nest
+    deeper than the parser allows (limits.MAX_DEPTH): every consumer walks them recursively.
+    The walk keeps its own stack."""
+    depth: dict[int, int] = {}
+    for root in objects:
+        if not isinstance(root, ast.Expr | ast.Clause) or id(root) in depth:
+            continue
+        ancestors: set[int] = set()
+        stack: list[tuple[object, bool]] = [(root, False)]
+        while stack:
+            node, finished = stack.pop()
+            if finished:
+                ancestors.discard(id(node))
+                depth[id(node)] = 1 + max((depth[id(c)] for c in _below(node)), default=0)
+                if depth[id(node)] > limits.MAX_DEPTH:
+                    raise ValueError("nodes nested deeper than an encoding may nest them")
+            elif id(node) in ancestors:
+                raise ValueError("a node that contains itself")
+            elif id(node) not in depth:
+                ancestors.add(id(node))
+                stack.append((node, True))
+                stack.extend((child, False) for child in _below(node) if id(child) not in depth)
 
 
 Check = Callable[[object], bool]
