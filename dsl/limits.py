@@ -4,7 +4,8 @@ An encoding is a statute's text with its rules, tens of kilobytes (the bundled o
 40 KB), so every bound is generous for a real statute and small enough that the worst input
 within them is refused, or checked, in seconds:
 
-- MAX_TEXT_BYTES: an encoding, and an official text, is read only up to 4 MiB.
+- MAX_TEXT_BYTES: an encoding, and an official text, is read only up to 1 MiB (25 times the
+  bundled one; parsing costs memory by the token, some 500 MB for 4 MiB of minus signs).
 - MAX_NESTING: parentheses, braces and brackets nest at most 64 deep; a scan of the text, before
   the parser runs, reports the line and column where the limit is passed.
 - MAX_DEPTH: the parse tree is at most 100 levels deep (clauses within clauses, and operators:
@@ -40,7 +41,8 @@ class TooLarge(Exception):
 
 def describe_size(size: int) -> str:
     """Returns the words for a file too large to read: its size and the cap."""
-    return f"{size:,} bytes, more than the {MAX_TEXT_BYTES:,} bytes (1 MiB) an encoding may have"
+    mib = f"{MAX_TEXT_BYTES / 2**20:g} MiB"
+    return f"{size:,} bytes, more than the {MAX_TEXT_BYTES:,} bytes ({mib}) an encoding may have"
 
 
 def read_bounded(path: Path) -> bytes:
