@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import errno
 import hashlib
 import hmac
 import marshal
 import os
+import shutil
 import stat
 import tempfile
 import time
@@ -277,6 +279,7 @@ def entry_folder() -> Iterator[tuple[Path, Path, bytes]]:
     Hypothesis runs many examples in one test, so the folder is not a fixture."""
     if not _GOOD:
         folder = Path(tempfile.mkdtemp(prefix="lextrace-cache-test-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv("LEXTRACE_CACHE_DIR", str(folder))
             patch.delenv("LEXTRACE_NO_CACHE", raising=False)
