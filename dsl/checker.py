@@ -134,6 +134,9 @@ class _Checker:
         self.statute = statute
         self.diagnostics: list[Diagnostic] = []
         self.members: dict[str, list[ast.Type]] = {}
+        # The numbers each clause states, worked out once: a clause holding many rules would
+        # otherwise be read again for each of them.
+        self.stated: dict[int, set[Fraction]] = {}
         for declared in statute.inputs.values():
             self._note_members(declared.type)
         for definition in statute.definitions.values():
@@ -709,7 +712,9 @@ class _Checker:
         reviewed: tuple[ast.Reviewed, ...],
         expressions: list[ast.Expr | None],
     ) -> None:
-        stated = stated_numbers(clause.words)
+        stated = self.stated.get(id(clause))
+        if stated is None:
+            stated = self.stated[id(clause)] = stated_numbers(clause.words)
         exempt = {r.literal.written_magnitude for r in reviewed}
         used: set[Fraction | None] = set()
         for expr in expressions:
