@@ -21,7 +21,7 @@ from typing import IO, Any, ClassVar, TypeVar
 import click
 
 from . import exits
-from .dsl.errors import EncodingError, ScenarioError
+from .dsl.errors import EncodingError, FieldProblem, ScenarioError
 from .options import (
     encoding_option,
     encoding_option_or_argument,
@@ -86,7 +86,16 @@ def _read_scenario(scenario: str) -> tuple[dict[str, Any], str]:
     from .dsl.scenario import parse_bytes, read_bounded, read_scenario_file
 
     if scenario == "-":
-        raw = read_bounded(sys.stdin.buffer, "<stdin>")
+        try:
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is None:
+                raise OSError("standard input is closed")
+            raw = read_bounded(stream, "<stdin>")
+        except OSError as error:  # closed, or not readable
+            raise ScenarioError(
+                [FieldProblem("<file>", "a readable standard input", str(error.strerror or error))],
+                "<stdin>",
+            ) from None
         return parse_bytes(raw, "json", "<stdin>", "empty input"), "<stdin>"  # type: ignore[return-value]
     return read_scenario_file(Path(scenario)), scenario  # type: ignore[return-value]
 
@@ -95,9 +104,12 @@ def _result(encoding: str | None, scenario: str, readings: tuple[str, ...], trac
     from .verify.replay import recorded_encoding
 
     chosen = _parse_readings(readings)
+    # An encoding given is read first, so that its errors come first; without one, the scenario
+    # is read first: a counterexample file names the encoding it is to be replayed under.
+    given = _statute(encoding) if encoding is not None else None
     data, source = _read_scenario(scenario)
-    # A counterexample file names its encoding: without --encoding, that one.
-    statute = _statute(recorded_encoding(data, source, encoding, lambda m: click.echo(m, err=True)))
+    warn = lambda message: click.echo(message, err=True)  # noqa: E731
+    statute = given or _statute(recorded_encoding(data, source, encoding, warn))
     return statute.evaluate(data, chosen, trace=trace, source=source), data
 
 

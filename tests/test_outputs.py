@@ -228,6 +228,27 @@ def test_standard_input_is_bounded_like_a_file() -> None:
     assert f"at most {MAX_SCENARIO_BYTES:,} bytes" in completed.stderr.decode()
 
 
+def test_a_closed_standard_input_is_bad_input() -> None:
+    completed = subprocess.run(
+        [*LEXTRACE, "evaluate", "-"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 2, completed.stderr
+    closed = subprocess.run(
+        ["sh", "-c", f"exec {sys.executable} -m lextrace evaluate - <&-"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert closed.returncode == 2, closed.stderr
+    assert "expected a readable standard input" in closed.stderr
+
+
 def test_a_pipe_given_as_a_file_is_bounded_too(tmp_path: Path) -> None:
     fifo = tmp_path / "scenario.json"
     os.mkfifo(fifo)
