@@ -109,7 +109,8 @@ def _result(encoding: str | None, scenario: str, readings: tuple[str, ...], trac
     given = _statute(encoding) if encoding is not None else None
     data, source = _read_scenario(scenario)
     warn = lambda message: click.echo(message, err=True)  # noqa: E731
-    statute = given or _statute(recorded_encoding(data, source, encoding, warn))
+    chosen_encoding = recorded_encoding(data, source, encoding, warn)  # warns of a mismatch
+    statute = given or _statute(chosen_encoding)
     return statute.evaluate(data, chosen, trace=trace, source=source), data
 
 
