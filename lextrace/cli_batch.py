@@ -40,6 +40,7 @@ Fail = Callable[[str], Exception]
 def run(
     statute: Statute,
     selected: dict[str, str],
+    chosen: dict[str, str],
     file: str,
     input_format: str,
     output: str | None,
@@ -54,7 +55,7 @@ def run(
     errors (exit 2) for files that cannot be read or written."""
     keep_freed_memory()
     keep = keep or []
-    runner = Runner(statute, selected)
+    runner = Runner(statute, selected, chosen)
     readings = json.dumps({rid: selected[rid] for rid in statute.readings_used}, ensure_ascii=False)
     chunks = _chunks(runner, file, input_format, bad_input, keep)
     failures = 0
@@ -131,15 +132,18 @@ def _write_jsonl(
 def _jsonl(
     statute: Statute, chunk: EvaluatedChunk, readings: str, keep: list[str]
 ) -> bytes | memoryview:
-    """Returns the output lines of a chunk: kept fields, then results with readings, or the
-    row's error."""
+    """Returns the output lines of a chunk: kept fields, then results with readings (its own
+    readings for a row that pins some), or the row's error."""
     kept = [(name, _json_texts(chunk.kept[name], chunk.kept_json)) for name in keep]
     lines = json_lines(statute.ast, _filled(statute, chunk), chunk.size, readings, kept)
-    if not chunk.errors and lines.offset == 0 and lines.null_count == 0:
+    if not chunk.errors and not chunk.pinned and lines.offset == 0 and lines.null_count == 0:
         # The lines are already contiguous UTF-8 in Arrow's buffer: write them as they are.
         offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32, count=len(lines) + 1)
         return memoryview(lines.buffers()[2])[int(offsets[0]) : int(offsets[-1])]
     texts = lines.to_pylist()
+    for row, line in chunk.pinned.items():
+        values = [texts_[row].as_py() for _, texts_ in kept]
+        texts[row] = record(values, keep, line.rstrip("\n")) + "\n"
     for row, error in chunk.errors.items():
         number = chunk.lines[row] if chunk.lines else chunk.first_row + row + 1
         values = [texts_[row].as_py() for _, texts_ in kept]

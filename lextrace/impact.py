@@ -143,8 +143,8 @@ def impact(
     report.results = [ResultImpact(name) for name in money]
     report.causes = _changed_rules(old.ast, new.ast)
     runners = [
-        Runner(old, old.select_readings(readings)),
-        Runner(new, new.select_readings(readings)),
+        Runner(old, old.select_readings(readings), readings or {}),
+        Runner(new, new.select_readings(readings), readings or {}),
     ]
     for runner in runners:
         runner.other_fields_allowed = True

@@ -21,7 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .api import Statute
+from .api import Result, Statute
 from .batch_lines import (
     HINT_BYTES,
     blank_line,
@@ -70,14 +70,25 @@ class EvaluatedChunk:
     lines: list[int] | None = None  # JSON Lines: each row's line number
     kept: dict[str, pa.Array] = field(default_factory=dict)  # the fields carried through
     kept_json: bool = False  # kept values are JSON texts (JSON Lines input), else Arrow values
+    # Rows whose scenario pins other readings than the run's: row index -> its output line.
+    pinned: dict[int, str] = field(default_factory=dict)
 
 
 class Runner:
     """Evaluates chunks of scenarios for one statute under one reading selection."""
 
-    def __init__(self, statute: Statute, selected: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        statute: Statute,
+        selected: Mapping[str, str],
+        chosen: Mapping[str, str] | None = None,
+    ) -> None:
+        """`chosen` is the selection made outside the scenarios (`--reading`), which a row's
+        pinned readings may agree with but not contradict; by default, all of `selected`."""
         self.statute = statute
         self.selected = dict(selected)
+        self.chosen = dict(selected if chosen is None else chosen)
+        self.used = {rid: self.selected[rid] for rid in statute.readings_used}
         self.engine = Engine(statute.ast, selected)
         self.other_fields_allowed = False  # an impact run reads one table for two encodings
         self.slow: np.ndarray = np.zeros(0, dtype=bool)
@@ -106,6 +117,7 @@ class Runner:
         self.slow = slow
         values = result_values(ast_, self.engine, results, size)
         errors: dict[int, ScenarioError | EvaluationError] = {}
+        pinned: dict[int, str] = {}
         slow_rows = np.flatnonzero(slow)
         if len(slow_rows):
             for name in ast_.result_names:
@@ -116,19 +128,21 @@ class Runner:
                     errors[row] = outcome
                     for name in ast_.result_names:
                         values[name][row] = None
-                else:
-                    for name, cell in outcome.items():
-                        values[name][row] = cell
-        return EvaluatedChunk(first_row, size, values, errors)
+                    continue
+                for name, cell in value_cells(ast_, outcome.values).items():
+                    values[name][row] = cell
+                if outcome.readings != self.used:
+                    pinned[row] = json.dumps(outcome.to_json(), ensure_ascii=False) + "\n"
+        return EvaluatedChunk(first_row, size, values, errors, pinned=pinned)
 
-    def scalar(self, rows: Any, row: int) -> dict[str, object] | ScenarioError | EvaluationError:
-        """Returns one row's result cells by the scalar path, or its error."""
+    def scalar(self, rows: Any, row: int) -> Result | ScenarioError | EvaluationError:
+        """Returns one row's result by the scalar path (under the readings it pins, if any),
+        or its error."""
         try:
             scenario, source = rows(row)
-            result = self.statute.evaluate(scenario, self.selected, source=source)
+            return self.statute.evaluate(scenario, self.chosen, source=source)
         except (ScenarioError, EvaluationError) as error:
             return error
-        return value_cells(self.statute.ast, result.values)
 
 
 class Task(NamedTuple):
