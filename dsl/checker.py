@@ -15,6 +15,7 @@ from fractions import Fraction
 from . import ast
 from .errors import Diagnostic
 from .numbers import stated_numbers
+from .reserved import RESERVED_KEYS
 
 BUILTINS = ("min", "max", "floor")
 
@@ -133,6 +134,9 @@ class _Checker:
         self.statute = statute
         self.diagnostics: list[Diagnostic] = []
         self.members: dict[str, list[ast.Type]] = {}
+        # The numbers each clause states, worked out once: a clause holding many rules would
+        # otherwise be read again for each of them.
+        self.stated: dict[int, set[Fraction]] = {}
         for declared in statute.inputs.values():
             self._note_members(declared.type)
         for definition in statute.definitions.values():
@@ -372,7 +376,11 @@ class _Checker:
                 self.report(expr.span, f"'{expr.name}' needs the argument '{param.name}'", clause)
                 continue
             found = self.infer(given[param.name], params, clause)
-            if found is not None and not _assignable(param.type, found):
+            if isinstance(found, EnumMember):  # a member named as the argument
+                self.expect_assignable(
+                    param.type, found, given[param.name], clause, f"argument '{param.name}'"
+                )
+            elif found is not None and not _assignable(param.type, found):
                 self.report(
                     given[param.name].span,
                     f"argument '{param.name}' of "
@@ -626,6 +634,13 @@ class _Checker:
         for declared in self.statute.inputs.values():
             if declared.name in self.statute.definitions:
                 self.report(declared.span, f"'{declared.name}' is both an input and a rule")
+            if declared.name in RESERVED_KEYS:
+                self.report(
+                    declared.span,
+                    f"an input cannot be named '{declared.name}': a scenario's "
+                    f"'{declared.name}' key is reserved",
+                    hint="the reserved keys are " + ", ".join(f"'{k}'" for k in RESERVED_KEYS),
+                )
             if declared.required and declared.default is not None:
                 self.report(
                     declared.span,
@@ -697,7 +712,9 @@ class _Checker:
         reviewed: tuple[ast.Reviewed, ...],
         expressions: list[ast.Expr | None],
     ) -> None:
-        stated = stated_numbers(clause.words)
+        stated = self.stated.get(id(clause))
+        if stated is None:
+            stated = self.stated[id(clause)] = stated_numbers(clause.words)
         exempt = {r.literal.written_magnitude for r in reviewed}
         used: set[Fraction | None] = set()
         for expr in expressions:

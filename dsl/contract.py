@@ -28,22 +28,34 @@ def _source(statute: ast.Statute, expr: ast.Expr) -> str:
     return " ".join(statute.source[expr.span.start : expr.span.end].split())
 
 
-def fields(statute: ast.Statute) -> list[Field]:
-    """Returns the scenario format's fields, in declaration order, from the encoding."""
-    used_by: dict[str, list[ast.Clause]] = {name: [] for name in statute.inputs}
+def _uses(statute: ast.Statute) -> list[tuple[ast.Clause, list[ast.Expr]]]:
+    """Returns each clause with the expressions written in it: rules, cases, invariants."""
+    places: list[tuple[ast.Clause, list[ast.Expr]]] = []
     for definition in statute.definitions.values():
-        places: list[tuple[ast.Clause, list[ast.Expr]]] = []
         if isinstance(definition, ast.Cases):
-            places = [(c.clause, [e for e in (c.expr, c.condition) if e]) for c in definition.cases]
+            places += [
+                (c.clause, [e for e in (c.expr, c.condition) if e]) for c in definition.cases
+            ]
             if definition.otherwise is not None:
                 places.append((definition.clause, [definition.otherwise]))
         else:
-            places = [(definition.clause, definition_expressions(definition))]
-        for clause, expressions in places:
-            for expr in expressions:
-                for node in walk(expr):
-                    if isinstance(node, ast.Ref | ast.Given) and node.name in used_by:
-                        used_by[node.name].append(clause)
+            places.append((definition.clause, definition_expressions(definition)))
+    places += [(invariant.clause, [invariant.expr]) for invariant in statute.invariants]
+    return places
+
+
+def fields(statute: ast.Statute) -> list[Field]:
+    """Returns the scenario format's fields, in declaration order, from the encoding."""
+    used_by: dict[str, list[ast.Clause]] = {name: [] for name in statute.inputs}
+    for clause, expressions in _uses(statute):
+        for expr in expressions:
+            for node in walk(expr):
+                if isinstance(node, ast.Ref | ast.Given) and node.name in used_by:
+                    used_by[node.name].append(clause)
+    for monotone in statute.monotones:
+        for name, _ in monotone.inputs:
+            if name in used_by:
+                used_by[name].append(monotone.clause)
     found = []
     for declared in statute.inputs.values():
         if declared.required:
@@ -63,7 +75,10 @@ def fields(statute: ast.Statute) -> list[Field]:
             constraints.append(f"required when {_source(statute, declared.required_when)}")
         if declared.optional:
             constraints.append("may be null")
-        clauses = tuple(dict.fromkeys(c.short_citation for c in used_by[declared.name]))
+        # The section itself has no short citation: it is cited in full.
+        clauses = tuple(
+            dict.fromkeys(c.short_citation or statute.citation(c) for c in used_by[declared.name])
+        )
         found.append(
             Field(
                 declared.name,

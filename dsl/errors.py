@@ -6,6 +6,7 @@ line, a caret under the spot, and what was expected in plain words.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -31,7 +32,7 @@ class Diagnostic:
         where = f" [{self.clause}]" if self.clause else ""
         lines = [f"{self.path}:{self.line}:{self.column}: {self.severity}{where}: {self.message}"]
         if source is not None:
-            source_lines = source.splitlines()
+            source_lines = _lines(source)
             if 1 <= self.line <= len(source_lines):
                 text = source_lines[self.line - 1].replace("\t", " ")
                 gutter = f"{self.line:>5} | "
@@ -43,6 +44,12 @@ class Diagnostic:
         if self.hint:
             lines.append(f"      hint: {self.hint}")
         return "\n".join(lines)
+
+
+@functools.lru_cache(maxsize=4)
+def _lines(source: str) -> tuple[str, ...]:
+    # Split once per source: a file with thousands of diagnostics renders each of them.
+    return tuple(source.splitlines())
 
 
 class EncodingError(Exception):

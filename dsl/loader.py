@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import ast, cache
+from . import ast, cache, limits
 from .errors import Diagnostic, EncodingError
 
 
@@ -34,10 +34,14 @@ class Analysis:
         return [d for d in self.diagnostics if d.severity == "warning"]
 
 
-def read_source(path: Path) -> str:
-    """Returns the text of an encoding file; raises EncodingError when it cannot be read."""
+def read_encoding(path: Path) -> tuple[bytes, str]:
+    """Returns the bytes of an encoding file and its text (line endings made newlines); raises
+    EncodingError when it cannot be read, is not UTF-8 or is larger than the limit."""
     try:
-        return path.read_text(encoding="utf-8")
+        data = limits.read_bounded(path)
+        return data, cache.source_text(data)
+    except limits.TooLarge as error:
+        problem = f"it has {limits.describe_size(error.size)}"
     except FileNotFoundError:
         problem = "no such file"
     except IsADirectoryError:
@@ -49,26 +53,39 @@ def read_source(path: Path) -> str:
     raise EncodingError([Diagnostic(str(path), 1, 1, f"cannot read the encoding: {problem}")], None)
 
 
+def read_source(path: Path) -> str:
+    """Returns the text of an encoding file; raises EncodingError when it cannot be read."""
+    return read_encoding(path)[1]
+
+
 def analyse(path: str | Path, official: str | Path | None = None) -> Analysis:
     """Returns the analysis of the encoding at `path`: syntax, static checks and fidelity.
 
     The official text is the file named by the encoding's `official` header (relative to the
-    encoding) unless `official` is given. Raises EncodingError only when the file cannot be read.
+    encoding) unless `official` is given. An encoding found usable against its own official
+    text is stored in the parse cache, replacing whatever entry it had, so that the cache holds
+    what this analysis saw. Raises EncodingError only when the file cannot be read.
     """
+    path = Path(path)
+    data, source = read_encoding(path)
+    return _analyse(path, data, source, Path(official) if official else None)
+
+
+def _analyse(path: Path, data: bytes, source: str, official: Path | None) -> Analysis:
+    """Returns the analysis of the encoding at `path` read as `data` (its text `source`)."""
     # Imported here: a statute read back from the parse cache needs neither the parser (and
     # Lark) nor the checks.
     from .checker import check_statute
     from .fidelity import check_fidelity
     from .parser import parse_encoding
 
-    path = Path(path)
-    source = read_source(path)
     try:
         statute, diagnostics = parse_encoding(source, str(path))
     except EncodingError as error:
         return Analysis(str(path), source, None, error.diagnostics)
     diagnostics = diagnostics + check_statute(statute)
-    official_path = Path(official) if official else path.parent / statute.official
+    own_official = path.parent / statute.official
+    official_path = official or own_official
     if not statute.official and official is None:
         diagnostics.append(
             Diagnostic(
@@ -81,34 +98,45 @@ def analyse(path: str | Path, official: str | Path | None = None) -> Analysis:
         )
         return Analysis(str(path), source, statute, diagnostics)
     try:
-        official_text = official_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        official_data = limits.read_bounded(official_path)
+        official_text = cache.source_text(official_data)
+    except (OSError, UnicodeDecodeError, limits.TooLarge) as error:
+        if isinstance(error, limits.TooLarge):
+            problem = f"it has {limits.describe_size(error.size)}"
+        else:
+            problem = f"{getattr(error, 'strerror', None) or error}"
         diagnostics.append(
-            Diagnostic(
-                str(path),
-                1,
-                1,
-                f"cannot read the official text {official_path}: "
-                f"{getattr(error, 'strerror', None) or error}",
-            )
+            Diagnostic(str(path), 1, 1, f"cannot read the official text {official_path}: {problem}")
         )
         return Analysis(str(path), source, statute, diagnostics, str(official_path))
     diagnostics += check_fidelity(statute, official_text, str(official_path))
-    return Analysis(str(path), source, statute, diagnostics, str(official_path))
+    analysis = Analysis(str(path), source, statute, diagnostics, str(official_path))
+    if not analysis.errors and statute.official and _same_file(official_path, own_official):
+        cache.store(path, data, statute, statute.official, official_data)
+    return analysis
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    """Returns whether two paths name the same file."""
+    try:
+        return one.resolve() == other.resolve()
+    except OSError:
+        return False
 
 
 def load(path: str | Path) -> ast.Statute:
     """Returns the statute encoded at `path`, checked and faithful to its official text.
 
-    Raises EncodingError carrying every error found (warnings do not stop loading).
+    The file is read once; the parse cache answers when its entry verifies, else the encoding
+    is analysed (and the entry replaced). Raises EncodingError carrying every error found
+    (warnings do not stop loading).
     """
     path = Path(path)
-    cached = cache.lookup(path)
+    data, source = read_encoding(path)
+    cached = cache.lookup(path, data)
     if cached is not None:
         return cached
-    analysis = analyse(path)
+    analysis = _analyse(path, data, source, None)
     if analysis.errors or analysis.statute is None:
         raise EncodingError(analysis.errors, analysis.source)
-    if analysis.official_path:
-        cache.store(path, analysis.statute, Path(analysis.official_path))
     return analysis.statute

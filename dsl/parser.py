@@ -1,7 +1,8 @@
 """Parse an encoding with the Lark grammar and build the typed AST with citations.
 
 `parse_encoding` returns the `Statute` and the structural diagnostics found while building it
-(duplicate definitions, stray cases); syntax errors raise `EncodingError` with file:line:column.
+(duplicate definitions, stray cases); syntax errors raise `EncodingError` with file:line:column,
+and so do the bounds of dsl/limits.py (nesting, depth, parse time).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+import time
 from fractions import Fraction
 from importlib import resources
 from typing import Any, cast
@@ -16,7 +18,7 @@ from typing import Any, cast
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from . import ast
+from . import ast, limits
 from .errors import Diagnostic, EncodingError
 
 # Plain words for the grammar's terminals, used in "expected ..." messages.
@@ -657,21 +659,112 @@ def _statement_bounds(text: str, position: int) -> tuple[int, int] | None:
     return start, end
 
 
+class _Stopped(Exception):
+    """Parsing went past a bound of dsl/limits.py; `token` is the last token read."""
+
+    def __init__(self, token: Token, message: str) -> None:
+        self.token = token
+        self.message = message
+
+
+_BRACKETS = re.compile(r'"[^"]*"?|#[^\n]*|[(){}\[\]]')
+
+
+def _nesting_diagnostic(source: str, path: str) -> Diagnostic | None:
+    """Returns where the brackets of `source` first nest deeper than MAX_NESTING (statute words
+    and comments aside), or None when they never do."""
+    depth = 0
+    for match in _BRACKETS.finditer(source):
+        char = match.group()
+        if char in "({[":
+            depth += 1
+            if depth > limits.MAX_NESTING:
+                line = source.count("\n", 0, match.start()) + 1
+                column = match.start() - (source.rfind("\n", 0, match.start()) + 1) + 1
+                return Diagnostic(
+                    path,
+                    line,
+                    column,
+                    f"brackets nested more than {limits.MAX_NESTING} deep",
+                    hint="name the inner part in a rule of its own",
+                )
+        elif char in ")}]":
+            depth = max(0, depth - 1)
+    return None
+
+
+def _depth_diagnostic(tree: Tree, path: str) -> Diagnostic | None:
+    """Returns where the parse tree first goes deeper than MAX_DEPTH, or None; the walk keeps
+    its own stack, so a deep tree cannot exhaust Python's."""
+    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limits.MAX_DEPTH:
+            span = _span(node)
+            return Diagnostic(
+                path,
+                span.line,
+                span.column,
+                f"an expression or clause nested more than {limits.MAX_DEPTH} levels deep",
+                detail="each operator, `if`, `not`, minus sign and clause within a clause adds "
+                "a level",
+                hint="name the inner part in a rule of its own",
+            )
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+    return None
+
+
+def _parse_tree(text: str, deadline: float, fed: list[int]) -> Tree:
+    """Returns Lark's tree of `text`, fed one token at a time so that the bounds are checked
+    as it goes (`fed` counts the tokens read, over every re-parse); raises _Stopped past
+    MAX_TOKENS or the deadline, UnexpectedInput on a syntax error."""
+    interactive = _parser().parse_interactive(text)
+    start = fed[0]
+    for token in interactive.iter_parse():
+        fed[0] += 1
+        if fed[0] - start > limits.MAX_TOKENS:
+            raise _Stopped(token, f"more than {limits.MAX_TOKENS:,} words and symbols (the limit)")
+        if time.monotonic() > deadline:
+            raise _Stopped(
+                token, f"parsing stopped here, after {limits.PARSE_SECONDS:g} seconds (the limit)"
+            )
+    return cast(Tree, interactive.resume_parse())
+
+
 def parse_encoding(source: str, path: str) -> tuple[ast.Statute, list[Diagnostic]]:
     """Returns the statute parsed from `source` and the structural problems found.
 
-    Raises EncodingError (with file:line:column and what was expected) on a syntax error.
+    Raises EncodingError (with file:line:column and what was expected) on a syntax error, and
+    when the source passes a bound of dsl/limits.py (nesting, depth, parse time).
     """
+    too_nested = _nesting_diagnostic(source, path)
+    if too_nested is not None:
+        raise EncodingError([too_nested], source)
+    deadline = time.monotonic() + limits.PARSE_SECONDS
+    fed = [0]
     found: list[Diagnostic] = []
     text = source
     while True:
         try:
-            tree = _parser().parse(text)
+            tree = _parse_tree(text, deadline, fed)
+            break
+        except _Stopped as stop:
+            found.append(
+                Diagnostic(
+                    path,
+                    stop.token.line or 1,
+                    stop.token.column or 1,
+                    stop.message,
+                    hint="a statute's encoding is far smaller; is this the right file?",
+                )
+            )
             break
         except UnexpectedInput as error:
             found.append(_syntax_diagnostic(error, path, source))
             bounds = _statement_bounds(text, _error_position(error, text))
-            if bounds is None or len(found) >= MAX_SYNTAX_ERRORS:
+            # Re-parsing to find further errors stops once a whole file's worth of tokens has
+            # been read again.
+            if bounds is None or len(found) >= MAX_SYNTAX_ERRORS or fed[0] > limits.MAX_TOKENS:
                 break
             # Blank the broken statement (keeping every line and column) and parse again, so
             # that every syntax error of the file is reported, each once.
@@ -679,6 +772,9 @@ def parse_encoding(source: str, path: str) -> tuple[ast.Statute, list[Diagnostic
             text = text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
     if found:
         raise EncodingError(found, source)
+    too_deep = _depth_diagnostic(tree, path)
+    if too_deep is not None:
+        raise EncodingError([too_deep], source)
     builder = _Builder(path, source)
     statute = builder.build(tree)
     return statute, builder.diagnostics

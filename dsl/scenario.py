@@ -18,12 +18,13 @@ from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from . import ast
 from .checker import walk
 from .errors import FieldProblem, ScenarioError
 from .evaluator import Evaluation, compiled
+from .reserved import META_KEY, READINGS_KEY, RESERVED_KEYS
 from .values import Value, decimal_string, exact_string
 
 MAX_SCENARIO_BYTES = 1_000_000
@@ -331,6 +332,8 @@ def validate(statute: ast.Statute, scenario: object, source: str | None = None) 
         )
     declared_names = list(statute.inputs)
     for name in scenario:
+        if name in RESERVED_KEYS:
+            continue
         if name not in statute.inputs:
             if isinstance(name, str):
                 label = name if len(name) <= 60 else name[:57] + "..."
@@ -356,9 +359,54 @@ def validate(statute: ast.Statute, scenario: object, source: str | None = None) 
             invalid.add(name)
     if not validator.problems or invalid != set(statute.inputs):
         validator.check_bounds(values, invalid)
+    _check_reserved(validator, statute, scenario)
     if validator.problems:
         raise ScenarioError(validator.problems, source)
     return values
+
+
+def _check_reserved(validator: _Validator, statute: ast.Statute, scenario: Mapping) -> None:
+    """Adds a problem for each bad pinned reading and for a metadata value that is not an
+    object."""
+    if META_KEY in scenario and not isinstance(scenario[META_KEY], Mapping):
+        validator.problem(
+            META_KEY, "an object (lextrace's record of the scenario)", scenario[META_KEY]
+        )
+    if READINGS_KEY not in scenario:
+        return
+    pinned = scenario[READINGS_KEY]
+    if not isinstance(pinned, Mapping):
+        validator.problem(
+            READINGS_KEY, "an object of reading ID -> option (one of the reading's options)", pinned
+        )
+        return
+    known = list(statute.readings)
+    for reading_id, option in pinned.items():
+        reading = statute.readings.get(reading_id) if isinstance(reading_id, str) else None
+        field = f"{READINGS_KEY}.{reading_id}"
+        if reading is None:
+            close = difflib.get_close_matches(str(reading_id), known, n=1, cutoff=0.6)
+            validator.problems.append(
+                FieldProblem(
+                    field,
+                    f"one of the readings of the encoding ({', '.join(known) or 'none'})",
+                    "an unknown reading",
+                    f"did you mean '{close[0]}'?" if close else None,
+                )
+            )
+            continue
+        names = [o.name for o in reading.options]
+        if not isinstance(option, str) or isinstance(option, ExactNumber) or option not in names:
+            choices = ", ".join(f'"{n}"' for n in names)
+            validator.problem(field, f"one of {choices}", option)
+
+
+def pinned_readings(scenario: Mapping[str, object]) -> dict[str, str]:
+    """Returns the readings a validated scenario pins (reading ID -> option), or {}."""
+    pinned = scenario.get(READINGS_KEY)
+    if not isinstance(pinned, Mapping):
+        return {}
+    return {str(k): str(v) for k, v in pinned.items()}
 
 
 def default_value(declared: ast.Input) -> Value:
@@ -502,6 +550,24 @@ def kind_of(path: Path) -> str:
     return "json"
 
 
+def read_bounded(handle: BinaryIO, source: str) -> bytes:
+    """Returns what `handle` holds (standard input, say), read no further than one byte past
+    MAX_SCENARIO_BYTES; raises ScenarioError when it holds more."""
+    data = handle.read(MAX_SCENARIO_BYTES + 1)
+    if len(data) > MAX_SCENARIO_BYTES:
+        raise ScenarioError(
+            [
+                FieldProblem(
+                    "<file>",
+                    f"at most {MAX_SCENARIO_BYTES:,} bytes",
+                    f"more than {MAX_SCENARIO_BYTES:,} bytes",
+                )
+            ],
+            source,
+        )
+    return data
+
+
 def read_scenario_file(path: Path) -> object:
     """Returns the scenario object stored in a JSON, YAML or TOML file.
 
@@ -519,7 +585,8 @@ def read_scenario_file(path: Path) -> object:
                 ],
                 source,
             )
-        data = path.read_bytes()
+        with path.open("rb") as handle:  # a pipe or a device has no size: read, bounded
+            data = read_bounded(handle, source)
     except FileNotFoundError:
         raise ScenarioError(
             [FieldProblem("<file>", "an existing scenario file", "no such file")], source

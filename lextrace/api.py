@@ -25,7 +25,8 @@ from .dsl.codegen import FastFunction, fast_function
 from .dsl.errors import FieldProblem, ScenarioError
 from .dsl.evaluator import Evaluation, compiled, evaluate
 from .dsl.loader import load
-from .dsl.scenario import read_scenario_file, validate
+from .dsl.reserved import READINGS_KEY
+from .dsl.scenario import pinned_readings, read_scenario_file, validate
 from .dsl.trace import Trace, display, json_value
 from .dsl.values import Value
 from .statute import BUNDLED
@@ -141,14 +142,46 @@ class Statute:
         trace: bool = False,
         source: str | None = None,
     ) -> Result:
-        """Returns the exact result of one scenario under the selected readings.
+        """Returns the exact result of one scenario under the selected readings: those the
+        scenario pins in its `readings` field, and `readings`, which may agree with them but
+        not contradict them.
 
-        Raises ScenarioError for a scenario that breaks the format, ReadingError for an
-        unknown reading.
+        Raises ScenarioError for a scenario that breaks the format (or contradicts a pinned
+        reading), ReadingError for an unknown reading.
         """
-        selected = self.select_readings(readings)
+        self.select_readings(readings)
         inputs = self.validate(scenario, source)
-        return self.evaluate_inputs(inputs, selected, trace)
+        return self.evaluate_inputs(inputs, self.readings_for(scenario, readings, source), trace)
+
+    def readings_for(
+        self,
+        scenario: Mapping[str, object],
+        chosen: Mapping[str, str] | None = None,
+        source: str | None = None,
+    ) -> dict[str, str]:
+        """Returns every reading's option for a validated scenario: the defaults, overridden
+        by the readings the scenario pins and by `chosen` (a selection made outside it, such as
+        `--reading`).
+
+        Raises ScenarioError, at `readings.ID`, when `chosen` contradicts a pinned reading, and
+        ReadingError for an unknown reading or option in `chosen`.
+        """
+        pinned = pinned_readings(scenario)
+        chosen = dict(chosen or {})
+        problems = [
+            FieldProblem(
+                f"{READINGS_KEY}.{rid}",
+                f'"{option}", the option selected by {rid}={option}',
+                f'"{pinned[rid]}"',
+                "the scenario pins another reading than the one selected outside it; "
+                "drop one of the two",
+            )
+            for rid, option in chosen.items()
+            if rid in pinned and pinned[rid] != option
+        ]
+        if problems:
+            raise ScenarioError(problems, source)
+        return self.select_readings({**pinned, **chosen})
 
     def evaluate_inputs(
         self, inputs: dict[str, Value], selected: dict[str, str], trace: bool = False
@@ -199,6 +232,14 @@ def _load_cached(path: str, digest: str) -> Statute:
     return Statute(load(path))
 
 
+def encoding_path(path: str | Path | None = None) -> Path:
+    """Returns the encoding a command reads: `path` when given, else the environment variable
+    LEXTRACE_ENCODING when set (and not empty), else the bundled statute."""
+    if path is None or str(path) == "":
+        path = os.environ.get("LEXTRACE_ENCODING") or BUNDLED
+    return Path(path)
+
+
 def load_statute(path: str | Path | None = None) -> Statute:
     """Returns the statute encoded at `path` (the bundled N.J.S.A. 34:1B-343 by default),
     parsed, checked, proved faithful to its official text and compiled.
@@ -207,9 +248,7 @@ def load_statute(path: str | Path | None = None) -> Statute:
     mutation run uses it to run the test suite against a mutant). Loading is cached by the
     encoding's content. Raises EncodingError with every error found.
     """
-    if path is None:
-        path = os.environ.get("LEXTRACE_ENCODING") or BUNDLED
-    path = Path(path)
+    path = encoding_path(path)
     try:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:

@@ -1,17 +1,17 @@
-"""The `lextrace` command: evaluate, explain, batch, check.
+"""The `lextrace` command: evaluate, explain, batch, check, fields, verify (and, loaded only
+when they run, diff, impact, mutants).
 
-Exit codes: 0 success; 2 bad input (an encoding, a scenario, a reading, a usage error), with a
-message naming the place; 1 an internal error. No traceback ever reaches the user (set
-LEXTRACE_DEBUG=1 to see one).
+Every command that reads one encoding takes it as `--encoding FILE` (default: the environment
+variable LEXTRACE_ENCODING, else the bundled statute). The exit codes are those of
+`lextrace.exits`. No traceback ever reaches the user (set LEXTRACE_DEBUG=1 to see one).
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
-import stat
 import sys
-import tempfile
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -20,10 +20,24 @@ from typing import IO, Any, ClassVar, TypeVar
 
 import click
 
-from .dsl.errors import EncodingError, ScenarioError
-from .options import encoding_option, output_format, z3_budget, z3_timeout
+from . import exits
+from .dsl.errors import EncodingError, FieldProblem, ScenarioError
+from .options import (
+    encoding_option,
+    encoding_option_or_argument,
+    output_format,
+    z3_budget,
+    z3_timeout,
+)
+from .outputs import WRITE_FAILURES, OutputError, Stopped, atomic_file, write_text
 
-EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
+__all__ = ["BadInput", "atomic_file", "cli", "main"]
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = (
+    exits.OK,
+    exits.FAILED,
+    exits.BAD_INPUT,
+    exits.INTERNAL,
+)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -52,32 +66,68 @@ def _statute(encoding: str | None) -> Any:
     return load_statute(encoding)
 
 
-def common_options(function: F) -> F:
-    """Adds --encoding and --reading to a command."""
-    function = click.option(
+def readings_option(function: F) -> F:
+    """Adds --reading to a command."""
+    return click.option(
         "--reading",
         "readings",
         multiple=True,
         metavar="ID=OPTION",
         help="Select a reading of an ambiguous clause, e.g. I8=business-wide (repeatable).",
     )(function)
-    return encoding_option()(function)
+
+
+def common_options(function: F) -> F:
+    """Adds --encoding and --reading to a command."""
+    return encoding_option()(readings_option(function))
 
 
 def _read_scenario(scenario: str) -> tuple[dict[str, Any], str]:
-    from .dsl.scenario import parse_bytes, read_scenario_file
+    from .dsl.scenario import parse_bytes, read_bounded, read_scenario_file
 
     if scenario == "-":
-        data = parse_bytes(sys.stdin.buffer.read(), "json", "<stdin>", "empty input")
-        return data, "<stdin>"  # type: ignore[return-value]
+        try:
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is None:
+                raise OSError("standard input is closed")
+            raw = read_bounded(stream, "<stdin>")
+        except OSError as error:  # closed, or not readable
+            raise ScenarioError(
+                [FieldProblem("<file>", "a readable standard input", str(error.strerror or error))],
+                "<stdin>",
+            ) from None
+        return parse_bytes(raw, "json", "<stdin>", "empty input"), "<stdin>"  # type: ignore[return-value]
     return read_scenario_file(Path(scenario)), scenario  # type: ignore[return-value]
 
 
 def _result(encoding: str | None, scenario: str, readings: tuple[str, ...], trace: bool) -> Any:
-    statute = _statute(encoding)
+    from .verify.replay import recorded_encoding
+
     chosen = _parse_readings(readings)
+    # An encoding given is read first, so that its errors come first; without one, the scenario
+    # is read first: a counterexample file names the encoding it is to be replayed under.
+    given = _statute(encoding) if encoding is not None else None
     data, source = _read_scenario(scenario)
-    return statute.evaluate(data, chosen, trace=trace, source=source)
+    warn = lambda message: click.echo(message, err=True)  # noqa: E731
+    chosen_encoding = recorded_encoding(data, source, encoding, warn)  # warns of a mismatch
+    statute = given or _statute(chosen_encoding)
+    return statute.evaluate(data, chosen, trace=trace, source=source), data
+
+
+class ClosedPipe(Exception):
+    """Standard output's reader went away (`lextrace explain ... | head`): not a failure."""
+
+
+@contextmanager
+def _pipe_taken() -> Iterator[None]:
+    """Raises ClosedPipe for a closed pipe, which click would otherwise turn into exit 1
+    before `main` could see it."""
+    try:
+        yield
+    except OSError as error:
+        if error.errno == errno.EPIPE:
+            raise ClosedPipe() from None
+        raise
 
 
 class LazyGroup(click.Group):
@@ -89,6 +139,15 @@ class LazyGroup(click.Group):
         "mutants": "lextrace.cli_mutants:mutants",
         "impact": "lextrace.cli_impact:impact",
     }
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        # --help prints while the context is made.
+        with _pipe_taken():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _pipe_taken():
+            return super().invoke(ctx)
 
     def _available(self) -> dict[str, str]:
         import importlib.util
@@ -117,10 +176,14 @@ class LazyGroup(click.Group):
 @click.group(
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog="\b\nExit codes:\n" + exits.help_text(),
 )
 @click.version_option(package_name="lextrace", prog_name="lextrace")
 def cli() -> None:
-    """Executable, traceable, provable statutes: N.J.S.A. 34:1B-343 (Emerge per-job credit)."""
+    """Executable, traceable, provable statutes.
+
+    Every command that reads one encoding takes it as --encoding FILE (default:
+    $LEXTRACE_ENCODING when set, else the bundled statute)."""
 
 
 @cli.command()
@@ -131,7 +194,7 @@ def evaluate(
     scenario: str, output_format: str, encoding: str | None, readings: tuple[str, ...]
 ) -> None:
     """Evaluate one SCENARIO (JSON, YAML or TOML; - for JSON on stdin)."""
-    result = _result(encoding, scenario, readings, trace=True)
+    result, _ = _result(encoding, scenario, readings, trace=True)
     if output_format == "json":
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     elif output_format == "markdown":
@@ -152,11 +215,28 @@ def evaluate(
 @common_options
 def explain(scenario: str, width: int, encoding: str | None, readings: tuple[str, ...]) -> None:
     """Print the derivation of every result of SCENARIO, each value with its citation."""
-    result = _result(encoding, scenario, readings, trace=True)
+    from .verify import replay
+
+    result, data = _result(encoding, scenario, readings, trace=True)
     click.echo(_text(result, scenario))
+    program = result.trace.evaluation.program
+    found = replay.replay(
+        program, data, scenario, result.inputs, result.readings, lambda p: _partner(program, p)
+    )
+    if found is not None:
+        click.echo("")
+        click.echo(replay.render(found))
     click.echo("")
     click.echo("Derivation (each value, the clause that produced it, its words and its inputs)")
     click.echo(result.explain(width=width))
+
+
+def _partner(program: Any, path: str) -> tuple[Any, Any]:
+    """Returns the partner scenario of a counterexample pair and its validated inputs."""
+    from .dsl.scenario import validate
+
+    data, source = _read_scenario(path)
+    return data, validate(program.statute, data, source)
 
 
 def _header(result: Any, scenario: str) -> list[str]:
@@ -212,6 +292,13 @@ def _markdown(result: Any, scenario: str) -> str:
     default=None,
     help="Write to this file (atomically) instead of standard output.",
 )
+@click.option(
+    "--keep",
+    "keep_values",
+    multiple=True,
+    metavar="FIELD[,FIELD]",
+    help="Carry these input fields through unchanged, first in each output record (repeatable).",
+)
 @click.option("--trace", is_flag=True, help="Include each result's derivation (JSON Lines).")
 @click.option("--strict", is_flag=True, help="Stop at the first bad line.")
 @click.option(
@@ -233,6 +320,7 @@ def batch(
     output_format: str | None,
     input_format: str | None,
     output: str | None,
+    keep_values: tuple[str, ...],
     trace: bool,
     strict: bool,
     engine: str,
@@ -243,22 +331,33 @@ def batch(
     """Evaluate every scenario of FILE: JSON Lines (one JSON object per line), Parquet or CSV
     (one scenario per row, columns named as the fields), in order.
 
-    A bad row is reported on standard error with its line or row number, and an error takes its
-    place in the output (an error object in JSON Lines, the `error` column in Parquet and CSV);
-    the exit code is then 2. Memory stays bounded: the file is read in chunks.
+    Every line or row gives one output record, in order: record N is line N (row N for
+    Parquet and CSV). A bad one (blank, not UTF-8, a CSV row of the wrong width, a bad
+    scenario) is reported on standard error with its number, and an error takes its place (an
+    error object in JSON Lines, the `error` column in Parquet and CSV); the exit code is then 2.
+    Memory stays bounded: the file is read in chunks.
     """
+    from .batch_lines import parse_keep, same_file
     from .tables import format_of
 
     source_format = format_of(file, input_format)
     target_format = output_format or (format_of(output, None) if output else "jsonl")
+    if output is not None and same_file(file, output):
+        raise BadInput(f"{output}: is the input file {file}; write the results to another file")
     statute = _statute(encoding)
-    selected = statute.select_readings(_parse_readings(readings))
+    chosen = _parse_readings(readings)
+    selected = statute.select_readings(chosen)
+    try:
+        keep = parse_keep(keep_values, statute.ast.result_names)
+    except ValueError as error:
+        raise BadInput(str(error)) from None
     if not trace and engine == "columnar":
         from . import cli_batch
 
         failures = cli_batch.run(
             statute,
             selected,
+            chosen,
             file,
             source_format,
             output,
@@ -266,38 +365,69 @@ def batch(
             strict,
             progress,
             BadInput,
+            keep,
         )
         if failures:
             raise BadInput(f"{failures} line{'s' if failures != 1 else ''} of {file} failed")
         return
     if source_format != "jsonl" or target_format != "jsonl":
         raise BadInput("--trace and --engine scalar read and write JSON Lines only")
+    failures = _scalar_batch(statute, chosen, file, output, keep, trace, strict)
+    if failures:
+        raise BadInput(f"{failures} line{'s' if failures != 1 else ''} of {file} failed")
+
+
+def _scalar_batch(
+    statute: Any,
+    chosen: dict[str, str],
+    file: str,
+    output: str | None,
+    keep: list[str],
+    trace: bool,
+    strict: bool,
+) -> int:
+    """Evaluates a JSON Lines file one line at a time (the reference for the columnar path),
+    each line under `chosen` (--reading) and the readings it pins; writes one record per line
+    and returns how many failed."""
+    from .batch_lines import blank_line, error_record, kept_of_line, not_utf8, record
     from .dsl.scenario import parse_text
 
     failures = 0
+    carried = [name for name in keep if name not in statute.ast.inputs]
+    source = "<stdin>" if file == "-" else file
 
-    def results(lines: Iterator[tuple[int, str]]) -> Iterator[str]:
+    def evaluated(number: int, raw: bytes) -> str:
+        where = f"{source}:{number}"
+        if not raw.strip():
+            raise blank_line(where)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise not_utf8(where, error) from None
+        data = parse_text(text.rstrip("\r\n"), "json", where, first_line=number)
+        if carried and isinstance(data, dict):
+            data = {k: v for k, v in data.items() if k not in carried}
+        inputs = statute.validate(data, where)
+        row_readings = statute.readings_for(data, chosen, where)  # --reading and the row's pins
+        result = statute.evaluate_inputs(inputs, row_readings, trace)
+        return json.dumps(result.to_json(), ensure_ascii=False)
+
+    def results(lines: Iterator[tuple[int, bytes]]) -> Iterator[str]:
         nonlocal failures
-        for number, line in lines:
-            if not line.strip():
-                continue
-            where = f"{file}:{number}"
+        for number, raw in lines:
+            kept = kept_of_line(raw, keep) if keep else []
             try:
-                data = parse_text(line.rstrip("\r\n"), "json", where, first_line=number)
-                inputs = statute.validate(data, where)
-                result = statute.evaluate_inputs(inputs, selected, trace)
-                yield json.dumps(result.to_json(), ensure_ascii=False)
+                yield record(kept, keep, evaluated(number, raw))
             except ScenarioError as error:
                 failures += 1
                 click.echo(error.render(), err=True)
                 if strict:
                     raise BadInput(f"stopped at line {number} (--strict)") from None
-                yield json.dumps({"line": number, "error": error_problems(error)})
+                yield record(kept, keep, error_record(number, error_problems(error)))
 
     with _open_lines(file) as lines:
         _write_lines(results(lines), output)
-    if failures:
-        raise BadInput(f"{failures} line{'s' if failures != 1 else ''} of {file} failed")
+    return failures
 
 
 def error_problems(error: Exception) -> list[dict[str, str]]:
@@ -313,13 +443,17 @@ def error_problems(error: Exception) -> list[dict[str, str]]:
 
 
 class _open_lines:
-    """Numbered lines of a UTF-8 file (or stdin), with a clear error for bad bytes."""
+    """Numbered lines of a file (or stdin) as bytes, each without its newline: "a\\nb" and
+    "a\\nb\\n" hold two lines, "a\\n\\n" two (the second blank). JSON Lines input that is one
+    JSON array is refused with a hint."""
 
     def __init__(self, file: str) -> None:
         self.file = file
         self.handle: IO[bytes] | None = None
 
-    def __enter__(self) -> Iterator[tuple[int, str]]:
+    def __enter__(self) -> Iterator[tuple[int, bytes]]:
+        from .batch_lines import HINT_BYTES, json_array_hint
+
         if self.file == "-":
             self.handle = sys.stdin.buffer
         else:
@@ -327,15 +461,21 @@ class _open_lines:
                 self.handle = open(self.file, "rb")
             except OSError as error:
                 raise BadInput(f"{self.file}: cannot read: {error.strerror}") from None
-        return self._lines()
+        start = self.handle.read(HINT_BYTES)
+        hint = json_array_hint(start)
+        if hint is not None:
+            raise BadInput(f"{'<stdin>' if self.file == '-' else self.file}: {hint}")
+        return self._lines(start)
 
-    def _lines(self) -> Iterator[tuple[int, str]]:
+    def _lines(self, start: bytes) -> Iterator[tuple[int, bytes]]:
+        import io
+        import itertools
+
         assert self.handle is not None
-        for number, raw in enumerate(self.handle, start=1):
-            try:
-                yield number, raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise BadInput(f"{self.file}:{number}: the line is not UTF-8 text") from None
+        rest = self.handle.readline() if start and not start.endswith(b"\n") else b""
+        lines = itertools.chain(io.BytesIO(start + rest), self.handle)
+        for number, raw in enumerate(lines, start=1):
+            yield number, raw.removesuffix(b"\n")
 
     def __exit__(self, *exc: object) -> None:
         if self.handle is not None and self.handle is not sys.stdin.buffer:
@@ -353,51 +493,8 @@ def _write_lines(lines: Iterator[str], output: str | None) -> None:
             handle.write(line + "\n")
 
 
-@contextmanager
-def atomic_file(output: str, mode: str) -> Iterator[IO[Any]]:
-    """Yields a temporary file beside `output`, renamed onto it once everything is written
-    and removed if anything fails, so that a failed run never leaves half a file. A folder
-    that cannot be written is the user's input: BadInput."""
-    target = Path(output)
-    try:
-        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed or removed below
-            mode,
-            encoding="utf-8" if "b" not in mode else None,
-            dir=target.parent or Path("."),
-            prefix=f".{target.name}.",
-            suffix=".tmp",
-            delete=False,
-        )
-    except OSError as error:  # a missing or read-only directory
-        raise BadInput(f"{output}: cannot write: {error.strerror or error}") from None
-    try:
-        with handle:
-            yield handle
-        try:
-            # The temporary file is private (0600); the result gets the mode a file written
-            # there directly would have: the replaced file's, else what the umask allows.
-            os.chmod(handle.name, _mode_for(target))
-            os.replace(handle.name, target)
-        except OSError as error:
-            raise BadInput(f"{output}: cannot write: {error.strerror or error}") from None
-    except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
-        raise
-
-
-def _mode_for(target: Path) -> int:
-    """Returns the permission bits an output written at `target` should have: those of the
-    file it replaces, else 0666 less the process's umask (as `open` would create it)."""
-    try:
-        return stat.S_IMODE(target.stat().st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
 @cli.command()
-@click.argument("encoding", required=False, type=click.Path(dir_okay=False))
+@encoding_option_or_argument("check")
 @click.option(
     "--official",
     type=click.Path(dir_okay=False),
@@ -406,12 +503,15 @@ def _mode_for(target: Path) -> int:
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print problems only.")
 def check(encoding: str | None, official: str | None, quiet: bool) -> None:
-    """Parse ENCODING, check it statically and prove its text equals the official text."""
+    """Parse the encoding, check it statically and prove its text equals the official text.
+
+    Exit 0 when it is usable (warnings aside), 2 when it is not.
+    """
+    from .api import encoding_path
     from .dsl.coverage import coverage, summary
     from .dsl.loader import analyse
-    from .statute import BUNDLED
 
-    path = Path(encoding) if encoding else BUNDLED
+    path = encoding_path(encoding)
     analysis = analyse(path, official)
     for diagnostic in analysis.diagnostics:
         click.echo(diagnostic.render(analysis.source), err=True)
@@ -455,7 +555,7 @@ def check(encoding: str | None, official: str | None, quiet: bool) -> None:
 
 
 @cli.command()
-@click.argument("encoding", required=False, type=click.Path(dir_okay=False))
+@encoding_option_or_argument("prove")
 @output_format("text", "json", what="the report")
 @click.option("--junit", type=click.Path(dir_okay=False), help="Also write JUnit XML here.")
 @click.option("--sarif", type=click.Path(dir_okay=False), help="Also write SARIF 2.1.0 here.")
@@ -479,7 +579,7 @@ def verify(
     counterexamples: str | None,
     verbose: bool,
 ) -> None:
-    """Prove the invariants of ENCODING (default: the bundled statute) with Z3.
+    """Prove the invariants of the encoding with Z3.
 
     Exit 0 when every check is PROVED, 1 when any is VIOLATED, VACUOUS or UNKNOWN (timeouts
     are failures unless --allow-unknown), 2 when the encoding itself is not usable.
@@ -490,7 +590,13 @@ def verify(
     report = run(statute, timeout, budget, allow_unknown)
     written = []
     if counterexamples:
-        written = _write_counterexamples(report, Path(counterexamples))
+        from .verify.replay import write_counterexamples
+
+        try:
+            Path(counterexamples).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise OutputError(f"{counterexamples}: cannot write: {error.strerror}") from None
+        written = write_counterexamples(report, Path(counterexamples), _write_text)
     if junit:
         _write_text(Path(junit), to_junit(report))
     if sarif:
@@ -502,27 +608,12 @@ def verify(
         for path in written:
             click.echo(f"counterexample written: {path}  (run: lextrace explain {path})")
     if not report.ok:
-        raise click.exceptions.Exit(EXIT_INTERNAL)
-
-
-def _write_counterexamples(report: Any, directory: Path) -> list[Path]:
-    import re
-
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    for outcome in report.failures:
-        for index, scenario in enumerate(outcome.counterexample or []):
-            stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", outcome.check.name).strip("-")
-            suffix = "" if len(outcome.counterexample) == 1 else ("-before", "-after")[index]
-            path = directory / f"{stem}{suffix}.json"
-            _write_text(path, json.dumps(scenario, indent=2) + "\n")
-            written.append(path)
-    return written
+        raise click.exceptions.Exit(EXIT_FAILED)
 
 
 def _write_text(path: Path, text: str) -> None:
-    """Writes a file atomically: a temporary file renamed into place."""
-    _write_lines(iter(text.splitlines()), str(path))
+    """Writes a text file atomically, ending in a newline."""
+    write_text(path, text if text.endswith("\n") else text + "\n")
 
 
 @cli.command()
@@ -550,38 +641,78 @@ def fields(output_format: str, encoding: str | None) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Runs the command line; returns the exit code (0 ok, 1 internal error, 2 bad input)."""
+    """Runs the command line; returns its exit code (`lextrace.exits`: 0 success, 1 a check
+    failed, 2 bad input, 3 an internal error, 128+N stopped by signal N)."""
+    from .outputs import stop_on_signals
+
+    restore = stop_on_signals()
+    try:
+        return _run(argv)
+    finally:
+        restore()
+
+
+def _run(argv: list[str] | None) -> int:
     from .api import ReadingError
 
     try:
         code = cli.main(args=argv, prog_name="lextrace", standalone_mode=False)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not at the exit
         if isinstance(code, int):
             return code
     except click.exceptions.Exit as done:
         return int(done.exit_code)
-    except click.Abort:
-        click.echo("aborted", err=True)
-        return EXIT_INTERNAL
+    except (click.Abort, KeyboardInterrupt):
+        return _stopped("SIGINT", exits.SIGNALLED + 2)
+    except Stopped as stop:
+        return _stopped(stop.name, exits.SIGNALLED + stop.signal)
     except click.ClickException as error:
         error.show()
         return EXIT_BAD_INPUT if error.exit_code == 2 else error.exit_code
-    except EncodingError as error:
-        click.echo(error.render(), err=True)
-        return EXIT_BAD_INPUT
-    except ScenarioError as error:
+    except (EncodingError, ScenarioError) as error:
         click.echo(error.render(), err=True)
         return EXIT_BAD_INPUT
     except ReadingError as error:
         click.echo(f"--reading: {error}", err=True)
         return EXIT_BAD_INPUT
-    except BrokenPipeError:
+    except OutputError as error:
+        click.echo(f"lextrace: {error}", err=True)
+        return EXIT_BAD_INPUT
+    except (ClosedPipe, BrokenPipeError):
+        _closed_pipe()
         return EXIT_OK
+    except OSError as error:
+        if error.errno == errno.EPIPE:
+            _closed_pipe()
+            return EXIT_OK
+        if error.errno in WRITE_FAILURES and error.filename is None:
+            # Every file is written through `atomic_file`, which names it: what is left is
+            # standard output.
+            click.echo(f"lextrace: standard output: cannot write: {error.strerror}", err=True)
+            _closed_pipe()
+            return EXIT_BAD_INPUT
+        return _internal(error)
     except Exception as error:  # the last line of defence: never a traceback
-        if os.environ.get("LEXTRACE_DEBUG"):
-            traceback.print_exc()
-        click.echo(f"lextrace: internal error: {type(error).__name__}: {error}", err=True)
-        return EXIT_INTERNAL
+        return _internal(error)
     return EXIT_OK
+
+
+def _internal(error: Exception) -> int:
+    if os.environ.get("LEXTRACE_DEBUG"):
+        traceback.print_exc()
+    click.echo(f"lextrace: internal error: {type(error).__name__}: {error}", err=True)
+    return EXIT_INTERNAL
+
+
+def _stopped(name: str, code: int) -> int:
+    click.echo(f"lextrace: stopped by {name}; no output file was left half-written", err=True)
+    return code
+
+
+def _closed_pipe() -> None:
+    from .outputs import quiet_stdout
+
+    quiet_stdout()
 
 
 def entry_point() -> None:

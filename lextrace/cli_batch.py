@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .api import Statute
+from .batch_lines import error_record, record
 from .cli import atomic_file, error_problems
 from .columns import decimal_cents, json_lines
 from .dsl.columnar import keep_freed_memory
@@ -39,6 +40,7 @@ Fail = Callable[[str], Exception]
 def run(
     statute: Statute,
     selected: dict[str, str],
+    chosen: dict[str, str],
     file: str,
     input_format: str,
     output: str | None,
@@ -46,13 +48,16 @@ def run(
     strict: bool,
     progress: bool | None,
     bad_input: Fail,
+    keep: list[str] | None = None,
 ) -> int:
-    """Evaluates every scenario of `file`; returns how many rows failed. Raises `bad_input`
+    """Evaluates every scenario of `file`, one output record per line or row, with the
+    fields of `keep` carried through first; returns how many rows failed. Raises `bad_input`
     errors (exit 2) for files that cannot be read or written."""
     keep_freed_memory()
-    runner = Runner(statute, selected)
+    keep = keep or []
+    runner = Runner(statute, selected, chosen)
     readings = json.dumps({rid: selected[rid] for rid in statute.readings_used}, ensure_ascii=False)
-    chunks = _chunks(runner, file, input_format, bad_input)
+    chunks = _chunks(runner, file, input_format, bad_input, keep)
     failures = 0
 
     def counted() -> Iterator[EvaluatedChunk]:
@@ -68,9 +73,10 @@ def run(
     stream = _with_progress(counted(), file, input_format, progress)
     with _target(output, output_format, bad_input) as sink:
         if output_format == "jsonl":
-            _one_at_a_time(partial(_write_jsonl, sink, statute, c, readings) for c in stream)
+            write = partial(_write_jsonl, sink, statute, readings=readings, keep=keep)
+            _one_at_a_time(partial(write, c) for c in stream)
         else:
-            _write_table(stream, statute, sink, output_format)
+            _write_table(stream, statute, sink, output_format, keep)
     return failures
 
 
@@ -81,55 +87,95 @@ def _where(chunk: EvaluatedChunk, row: int, file: str) -> str:
 
 
 def _chunks(
-    runner: Runner, file: str, input_format: str, bad_input: Fail
+    runner: Runner, file: str, input_format: str, bad_input: Fail, keep: list[str]
 ) -> Iterator[EvaluatedChunk]:
     """Yields the evaluated chunks of the input file, in order."""
     # JSON Lines are parsed in a thread of the reader's own: one more thread evaluating would
     # only compete for the two cores.
     workers = 1 if input_format == "jsonl" else 2
     try:
-        yield from evaluate_in_order(runner, _tasks(runner, file, input_format, bad_input), workers)
+        tasks = _tasks(runner, file, input_format, bad_input, keep)
+        yield from evaluate_in_order(runner, tasks, workers)
     except TableError as error:
         raise bad_input(f"{file}: {error}" if input_format != "jsonl" else str(error)) from None
     except (OSError, pa.ArrowException) as error:
         raise bad_input(f"{file}: cannot read as {input_format}: {error}") from None
 
 
-def _tasks(runner: Runner, file: str, input_format: str, bad_input: Fail) -> Iterator[Task]:
+def _tasks(
+    runner: Runner, file: str, input_format: str, bad_input: Fail, keep: list[str]
+) -> Iterator[Task]:
     """Yields each chunk to evaluate: (table, first row, row source, refused rows, lines)."""
     statute = runner.statute.ast
     if input_format != "jsonl":
         if file == "-":
             raise bad_input(f"{input_format} input must be a file, not standard input")
-        yield from read_tasks(statute, file, input_format)
+        yield from read_tasks(statute, file, input_format, keep=keep)
         return
     try:
         handle: IO[bytes] = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
     except OSError as error:
         raise bad_input(f"{file}: cannot read: {error.strerror}") from None
     try:
-        yield from read_tasks(statute, file, input_format, handle)
+        yield from read_tasks(statute, file, input_format, handle, keep)
     finally:
         if handle is not sys.stdin.buffer:
             handle.close()
 
 
-def _write_jsonl(sink: IO[bytes], statute: Statute, chunk: EvaluatedChunk, readings: str) -> None:
-    sink.write(_jsonl(statute, chunk, readings))
+def _write_jsonl(
+    sink: IO[bytes], statute: Statute, chunk: EvaluatedChunk, readings: str, keep: list[str]
+) -> None:
+    sink.write(_jsonl(statute, chunk, readings, keep))
 
 
-def _jsonl(statute: Statute, chunk: EvaluatedChunk, readings: str) -> bytes | memoryview:
-    """Returns the output lines of a chunk: results with readings, or the row's error."""
-    lines = json_lines(statute.ast, _filled(statute, chunk), chunk.size, readings)
-    if not chunk.errors and lines.offset == 0 and lines.null_count == 0:
+def _jsonl(
+    statute: Statute, chunk: EvaluatedChunk, readings: str, keep: list[str]
+) -> bytes | memoryview:
+    """Returns the output lines of a chunk: kept fields, then results with readings (its own
+    readings for a row that pins some), or the row's error."""
+    kept = [(name, _json_texts(chunk.kept[name], chunk.kept_json)) for name in keep]
+    lines = json_lines(statute.ast, _filled(statute, chunk), chunk.size, readings, kept)
+    if not chunk.errors and not chunk.pinned and lines.offset == 0 and lines.null_count == 0:
         # The lines are already contiguous UTF-8 in Arrow's buffer: write them as they are.
         offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32, count=len(lines) + 1)
         return memoryview(lines.buffers()[2])[int(offsets[0]) : int(offsets[-1])]
     texts = lines.to_pylist()
+    for row, line in chunk.pinned.items():
+        values = [texts_[row].as_py() for _, texts_ in kept]
+        texts[row] = record(values, keep, line.rstrip("\n")) + "\n"
     for row, error in chunk.errors.items():
         number = chunk.lines[row] if chunk.lines else chunk.first_row + row + 1
-        texts[row] = json.dumps({"line": number, "error": error_problems(error)}) + "\n"
+        values = [texts_[row].as_py() for _, texts_ in kept]
+        texts[row] = record(values, keep, error_record(number, error_problems(error))) + "\n"
     return "".join(texts).encode("utf-8")
+
+
+def _json_texts(array: pa.Array, is_json: bool) -> pa.Array:
+    """Returns kept values as JSON texts ("null" where absent): JSON Lines input's as given,
+    a table's converted from their Arrow type."""
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    if is_json:
+        return array.fill_null("null")
+    if pa.types.is_dictionary(array.type):
+        array = array.dictionary_decode()
+    if pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
+        array = array.cast(pa.string())
+        plain = not pc.any(pc.match_substring_regex(array, r'["\\\x00-\x1f]')).as_py()
+        if plain:  # nothing to escape: quoting is all JSON needs
+            quoted = pc.binary_join_element_wise('"', array, '"', "")
+            return quoted.fill_null("null")
+    elif pa.types.is_integer(array.type):
+        return array.cast(pa.string()).fill_null("null")
+    return pa.array([_json_value(value) for value in array.to_pylist()], type=pa.string())
+
+
+def _json_value(value: object) -> str:
+    """Returns a table cell as JSON text: decimals as their exact digits."""
+    if isinstance(value, Decimal):
+        return str(value) if value.is_finite() else json.dumps(str(value))
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 _PLACEHOLDER: dict[str, object] = {"enum": "", "bool": False}
@@ -151,7 +197,11 @@ def _filled(statute: Statute, chunk: EvaluatedChunk) -> dict[str, Any]:
 
 
 def _write_table(
-    chunks: Iterator[EvaluatedChunk], statute: Statute, sink: Any, output_format: str
+    chunks: Iterator[EvaluatedChunk],
+    statute: Statute,
+    sink: Any,
+    output_format: str,
+    keep: list[str],
 ) -> None:
     """Writes chunks as Parquet or CSV: money as decimal(38, 2), an `error` column.
 
@@ -165,7 +215,7 @@ def _write_table(
             writer = _writer(sink, table.schema, output_format)
         writer.write_table(table)
 
-    _one_at_a_time(partial(write, _arrow_results(statute, chunk)) for chunk in chunks)
+    _one_at_a_time(partial(write, _arrow_results(statute, chunk, keep)) for chunk in chunks)
     if writer is not None:
         writer.close()
 
@@ -199,8 +249,8 @@ def _writer(sink: Any, schema: pa.Schema, output_format: str) -> Any:
     return pcsv.CSVWriter(sink, schema)
 
 
-def _arrow_results(statute: Statute, chunk: EvaluatedChunk) -> pa.Table:
-    arrays: dict[str, pa.Array] = {}
+def _arrow_results(statute: Statute, chunk: EvaluatedChunk, keep: list[str]) -> pa.Table:
+    arrays: dict[str, pa.Array] = {name: _kept_column(chunk, name) for name in keep}
     failed = np.zeros(chunk.size, dtype=bool)
     failed[list(chunk.errors)] = True
     for name in statute.ast.result_names:
@@ -234,6 +284,19 @@ def _arrow_results(statute: Statute, chunk: EvaluatedChunk) -> pa.Table:
     else:
         arrays["error"] = pa.nulls(chunk.size, pa.string())
     return pa.table(arrays)
+
+
+def _kept_column(chunk: EvaluatedChunk, name: str) -> pa.Array:
+    """Returns a kept field as an output column: a table's as given; from JSON Lines, text (a
+    JSON string's own text, any other value's JSON text)."""
+    column = chunk.kept[name]
+    if not chunk.kept_json:
+        return column
+    texts = [
+        None if text is None else (json.loads(text) if text[:1] == '"' else text)
+        for text in column.to_pylist()
+    ]
+    return pa.array(texts, type=pa.string())
 
 
 def _message(error: Exception) -> str:

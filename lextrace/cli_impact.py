@@ -6,7 +6,7 @@ import json
 
 import click
 
-from .cli import BadInput, _parse_readings, _statute, atomic_file, common_options
+from .cli import BadInput, _parse_readings, _statute, atomic_file, readings_option
 from .options import output_format
 
 
@@ -41,7 +41,7 @@ from .options import output_format
     default=None,
     help="Write the report to this file instead of standard output.",
 )
-@common_options
+@readings_option
 def impact(
     old: str,
     new: str,
@@ -51,7 +51,6 @@ def impact(
     top: int,
     headline: str | None,
     output: str | None,
-    encoding: str | None,
     readings: tuple[str, ...],
 ) -> None:
     """Evaluate the encodings OLD and NEW over every scenario of POPULATION (JSON Lines,
@@ -63,8 +62,6 @@ def impact(
 
     keep_freed_memory()
 
-    if encoding:
-        raise BadInput("impact takes its two encodings as OLD and NEW, not --encoding")
     before, after = _statute(old), _statute(new)
     try:
         report = impact_module.impact(

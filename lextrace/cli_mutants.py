@@ -9,19 +9,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
 from .cli import BadInput
-from .options import output_format, z3_budget, z3_timeout
-
-
-def _default_encoding() -> Path:
-    from .statute import BUNDLED
-
-    return Path(os.environ.get("LEXTRACE_ENCODING") or BUNDLED)
+from .options import encoding_option_or_argument, output_format, z3_budget, z3_timeout
 
 
 def _progress(done: int, total: int, result: Any) -> None:
@@ -34,7 +27,7 @@ def _progress(done: int, total: int, result: Any) -> None:
 
 
 @click.command()
-@click.argument("encoding", required=False, type=click.Path(dir_okay=False))
+@encoding_option_or_argument("mutate")
 @click.option(
     "--limit",
     type=click.IntRange(1),
@@ -73,16 +66,17 @@ def mutants(
     jobs: int | None,
     progress: bool | None,
 ) -> None:
-    """Seed mutations into ENCODING's rules and report which the checks, proofs or tests kill.
+    """Seed mutations into the encoding's rules and report which the checks, proofs or tests kill.
 
     Each mutant (a changed amount, a flipped comparison, a dropped cap, ...) is checked
     statically, proved, optionally tested, and, when nothing kills it, compared with the
     original: equivalent when every result is proved equal. The kill rate is killed /
     non-equivalent mutants. Exit 0 when the run completes, 2 for an unusable encoding.
     """
+    from .api import encoding_path
     from .verify.mutants import UnusableEncoding, render_text, run_mutants, to_json
 
-    path = Path(encoding) if encoding else _default_encoding()
+    path = encoding_path(encoding)
     if jobs is None:
         jobs = max(1, min(2, os.cpu_count() or 1))
     if progress is None:

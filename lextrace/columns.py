@@ -15,7 +15,7 @@ import decimal
 import difflib
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -440,13 +440,20 @@ def result_values(
 
 
 def json_lines(
-    statute: ast.Statute, values: Mapping[str, Any], size: int, readings: str
+    statute: ast.Statute,
+    values: Mapping[str, Any],
+    size: int,
+    readings: str,
+    kept: Sequence[tuple[str, pa.Array]] = (),
 ) -> pa.Array:
     """Returns, for each row, the JSON line of its results and readings (newline included),
-    formatted as `Result.to_json` is by `json.dumps`, so both paths write the same bytes."""
+    formatted as `Result.to_json` is by `json.dumps`, so both paths write the same bytes; the
+    `kept` fields (name, JSON text of each row's value) come first."""
     import json
 
     parts: list[Any] = ["{"]
+    for name, texts in kept:
+        parts += [f"{json.dumps(name, ensure_ascii=False)}: ", texts, ", "]
     for index, name in enumerate(statute.result_names):
         kind = statute.definitions[name].type.kind
         column = values[name]

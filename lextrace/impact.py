@@ -143,8 +143,8 @@ def impact(
     report.results = [ResultImpact(name) for name in money]
     report.causes = _changed_rules(old.ast, new.ast)
     runners = [
-        Runner(old, old.select_readings(readings)),
-        Runner(new, new.select_readings(readings)),
+        Runner(old, old.select_readings(readings), readings or {}),
+        Runner(new, new.select_readings(readings), readings or {}),
     ]
     for runner in runners:
         runner.other_fields_allowed = True
@@ -161,10 +161,9 @@ def impact(
 def _chunks(runners: list[Runner], population: str, table_format: str) -> Any:
     """Yields each chunk of the population evaluated by both encodings."""
     old, new = runners
-    for table, first, rows, refused, _lines in read_tasks(
-        new.statute.ast, population, table_format
-    ):
-        yield old.evaluate(table, first, rows, refused), new.evaluate(table, first, rows, refused)
+    for task in read_tasks(new.statute.ast, population, table_format):
+        chunk = (task.table, task.first, task.rows, task.refused)
+        yield old.evaluate(*chunk), new.evaluate(*chunk)
 
 
 def _cents_column(values: Any) -> np.ndarray:

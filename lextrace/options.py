@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -44,11 +45,49 @@ def z3_budget(default: float, what: str) -> Decorator:
     )
 
 
+ENCODING_HELP = "(default: $LEXTRACE_ENCODING when set, else the bundled statute)"
+
+
 def encoding_option(what: str = "use") -> Decorator:
-    """Returns the `--encoding` option: another encoding than the bundled statute."""
+    """Returns the `--encoding` option that every command reading one encoding takes."""
     return click.option(
         "--encoding",
+        "-e",
         type=click.Path(dir_okay=False),
         default=None,
-        help=f"The encoding to {what} (default: the bundled N.J.S.A. 34:1B-343).",
+        metavar="FILE",
+        help=f"The encoding to {what} {ENCODING_HELP}.",
     )
+
+
+def encoding_option_or_argument(what: str = "use") -> Decorator:
+    """Returns `--encoding` for a command that used to take the encoding as its argument: the
+    argument still works, with a notice, so that scripts written for it keep running."""
+
+    def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(function)
+        def command(*args: Any, legacy_encoding: str | None = None, **kwargs: Any) -> Any:
+            if legacy_encoding is not None:
+                given = kwargs.get("encoding")
+                if given is not None and given != legacy_encoding:
+                    raise click.UsageError(
+                        f"two encodings given: --encoding {given} and the argument "
+                        f"{legacy_encoding}; give one, as --encoding FILE"
+                    )
+                click.echo(
+                    f"lextrace: the encoding as an argument is deprecated; "
+                    f"write --encoding {legacy_encoding}",
+                    err=True,
+                )
+                kwargs["encoding"] = legacy_encoding
+            return function(*args, **kwargs)
+
+        command = encoding_option(what)(command)
+        return click.argument(
+            "legacy_encoding",
+            metavar="[ENCODING]",
+            required=False,
+            type=click.Path(dir_okay=False),
+        )(command)
+
+    return decorate

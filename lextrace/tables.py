@@ -8,15 +8,29 @@ trace, for JSON Lines) or with its error, named as the scalar path names it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+import csv
+import json
+import re
+from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from .api import Statute
+from .api import Result, Statute
+from .batch_lines import (
+    HINT_BYTES,
+    blank_line,
+    blank_row,
+    json_array_hint,
+    kept_of_line,
+    not_utf8,
+    wrong_width,
+)
 from .columns import (
     TableError,
     check_bounds,
@@ -54,14 +68,27 @@ class EvaluatedChunk:
     values: dict[str, Any]
     errors: dict[int, ScenarioError | EvaluationError]  # row index in the chunk -> its error
     lines: list[int] | None = None  # JSON Lines: each row's line number
+    kept: dict[str, pa.Array] = field(default_factory=dict)  # the fields carried through
+    kept_json: bool = False  # kept values are JSON texts (JSON Lines input), else Arrow values
+    # Rows whose scenario pins other readings than the run's: row index -> its output line.
+    pinned: dict[int, str] = field(default_factory=dict)
 
 
 class Runner:
     """Evaluates chunks of scenarios for one statute under one reading selection."""
 
-    def __init__(self, statute: Statute, selected: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        statute: Statute,
+        selected: Mapping[str, str],
+        chosen: Mapping[str, str] | None = None,
+    ) -> None:
+        """`chosen` is the selection made outside the scenarios (`--reading`), which a row's
+        pinned readings may agree with but not contradict; by default, all of `selected`."""
         self.statute = statute
         self.selected = dict(selected)
+        self.chosen = dict(selected if chosen is None else chosen)
+        self.used = {rid: self.selected[rid] for rid in statute.readings_used}
         self.engine = Engine(statute.ast, selected)
         self.other_fields_allowed = False  # an impact run reads one table for two encodings
         self.slow: np.ndarray = np.zeros(0, dtype=bool)
@@ -90,6 +117,7 @@ class Runner:
         self.slow = slow
         values = result_values(ast_, self.engine, results, size)
         errors: dict[int, ScenarioError | EvaluationError] = {}
+        pinned: dict[int, str] = {}
         slow_rows = np.flatnonzero(slow)
         if len(slow_rows):
             for name in ast_.result_names:
@@ -100,46 +128,78 @@ class Runner:
                     errors[row] = outcome
                     for name in ast_.result_names:
                         values[name][row] = None
-                else:
-                    for name, cell in outcome.items():
-                        values[name][row] = cell
-        return EvaluatedChunk(first_row, size, values, errors)
+                    continue
+                for name, cell in value_cells(ast_, outcome.values).items():
+                    values[name][row] = cell
+                if outcome.readings != self.used:
+                    pinned[row] = json.dumps(outcome.to_json(), ensure_ascii=False) + "\n"
+        return EvaluatedChunk(first_row, size, values, errors, pinned=pinned)
 
-    def scalar(self, rows: Any, row: int) -> dict[str, object] | ScenarioError | EvaluationError:
-        """Returns one row's result cells by the scalar path, or its error."""
+    def scalar(self, rows: Any, row: int) -> Result | ScenarioError | EvaluationError:
+        """Returns one row's result by the scalar path (under the readings it pins, if any),
+        or its error."""
         try:
             scenario, source = rows(row)
-            result = self.statute.evaluate(scenario, self.selected, source=source)
+            return self.statute.evaluate(scenario, self.chosen, source=source)
         except (ScenarioError, EvaluationError) as error:
             return error
-        return value_cells(self.statute.ast, result.values)
 
 
-Task = tuple[pa.Table | pa.RecordBatch, int, Any, Any, list[int] | None]
-"""A chunk to evaluate: (table, first row, row source, rows refused by the reader, lines)."""
+class Task(NamedTuple):
+    """A chunk to evaluate: its table of declared inputs, its first row, the reader of a row
+    for the scalar path, the rows the reader could not take, line numbers (JSON Lines), and
+    the fields carried through (JSON texts when `kept_json`, else Arrow values)."""
+
+    table: pa.Table | pa.RecordBatch
+    first: int
+    rows: Any
+    refused: np.ndarray | None
+    lines: list[int] | None
+    kept: dict[str, pa.Array]
+    kept_json: bool = False
 
 
 def read_tasks(
-    statute: ast.Statute, path: str, table_format: str, handle: IO[bytes] | None = None
+    statute: ast.Statute,
+    path: str,
+    table_format: str,
+    handle: IO[bytes] | None = None,
+    keep: Sequence[str] = (),
 ) -> Iterator[Task]:
-    """Yields each chunk of a population file to evaluate, in order: (table, first row, row
-    source for the scalar path, rows the reader refused, line numbers). JSON Lines are read
-    from `handle` when given (standard input, say), else from `path`."""
+    """Yields each chunk of a population file to evaluate, in order, one row per line (JSON
+    Lines: blank lines and lines that are not UTF-8 included) or per row (a CSV row of the
+    wrong width included). JSON Lines are read from `handle` when given (standard input, say),
+    else from `path`. The fields of `keep` are carried through."""
     source = "<stdin>" if path == "-" else path
     if table_format == "jsonl":
         if handle is None:
             with open(path, "rb") as opened:
-                yield from read_tasks(statute, path, table_format, opened)
+                yield from read_tasks(statute, path, table_format, opened, keep)
             return
         first = 0
-        for table, lines, rows, refused in JsonLines(statute, handle, source).chunks():
-            yield table, first, rows, refused, lines
+        reader = JsonLines(statute, handle, source, keep)
+        for table, lines, rows, refused, kept in reader.chunks():
+            yield Task(table, first, rows, refused, lines, kept, True)
             first += table.num_rows
         return
     first = 0
     text = statute if table_format == "csv" else None
-    for batch in arrow_chunks(path, table_format, statute):
-        yield batch, first, table_rows(batch, source, first, text), None, None
+    carried = [name for name in keep if name not in statute.inputs]
+    for batch, errors in arrow_chunks(path, table_format, statute, keep=keep):
+        kept = {
+            name: batch.column(name)
+            if name in batch.schema.names
+            else pa.nulls(batch.num_rows, pa.string())
+            for name in keep
+        }
+        rows = table_rows(batch, source, first, text, errors, carried)
+        if carried:
+            batch = batch.select([n for n in batch.schema.names if n not in carried])
+        refused = None
+        if errors:
+            refused = np.zeros(batch.num_rows, dtype=bool)
+            refused[list(errors)] = True
+        yield Task(batch, first, rows, refused, None, kept)
         first += batch.num_rows
 
 
@@ -153,9 +213,8 @@ def evaluate_in_order(
     from concurrent.futures import ThreadPoolExecutor
 
     def evaluate(task: Task) -> EvaluatedChunk:
-        table, first, rows, refused, lines = task
-        chunk = runner.evaluate(table, first, rows, refused)
-        chunk.lines = lines
+        chunk = runner.evaluate(task.table, task.first, task.rows, task.refused)
+        chunk.lines, chunk.kept, chunk.kept_json = task.lines, task.kept, task.kept_json
         return chunk
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -179,24 +238,33 @@ def _arrow_schema(statute: ast.Statute) -> pa.Schema:
 
 
 class JsonLines:
-    """Chunks of a JSON Lines file as Arrow tables, read by Arrow's JSON reader.
+    """Chunks of a JSON Lines file as Arrow tables, read by Arrow's JSON reader, one row per
+    line: "a\\nb" and "a\\nb\\n" hold two lines, "a\\n\\n" two (the second blank).
 
     A line Arrow cannot read as it stands (a value of another type, an unknown or repeated
-    field, an explicit null, anything malformed) is found by splitting the chunk in halves, and
-    goes, as its own text, to the scalar path, which reads it exactly as `lextrace evaluate`
-    would and names what is wrong.
+    field, an explicit null, anything malformed, a blank line, bytes that are not UTF-8) is
+    found by splitting the chunk in halves, and goes, as its own bytes, to the scalar path,
+    which reads it exactly as `lextrace evaluate` would and names what is wrong.
     """
 
-    def __init__(self, statute: ast.Statute, handle: IO[bytes], source: str) -> None:
+    def __init__(
+        self, statute: ast.Statute, handle: IO[bytes], source: str, keep: Sequence[str] = ()
+    ) -> None:
         import pyarrow.json as pj
 
         self.statute = statute
         self.handle = handle
         self.source = source
+        self.keep = list(keep)
+        self.carried = {name for name in keep if name not in statute.inputs}
         self.schema = _arrow_schema(statute)
+        # A field carried through may hold any JSON value: Arrow infers it (and any unknown
+        # field, which `_read` then refuses as "error" would).
         self.options = pj.ParseOptions(
-            explicit_schema=self.schema, unexpected_field_behavior="error"
+            explicit_schema=self.schema,
+            unexpected_field_behavior="infer" if self.carried else "error",
         )
+        self.allowed = set(self.schema.names) | self.carried
         self.read_json = pj.read_json
         self.not_optional = {n for n, d in statute.inputs.items() if not d.optional}
         self.text_fields = [
@@ -207,10 +275,16 @@ class JsonLines:
         """Yields (number of the block's first line, block) for blocks of whole lines."""
         number = 1
         tail = b""
+        started = False
         while True:
             block = self.handle.read(BLOCK_BYTES)
             if not block:
                 break
+            if not started:
+                started = True
+                hint = json_array_hint(block[:HINT_BYTES])
+                if hint is not None:
+                    raise TableError(f"{self.source}: {hint}")
             block = tail + block
             cut = block.rfind(b"\n")
             if cut < 0:
@@ -222,8 +296,11 @@ class JsonLines:
         if tail:
             yield number, tail
 
-    def chunks(self) -> Iterator[tuple[pa.Table, list[int], Any, np.ndarray]]:
-        """Yields (table, line numbers, row source, rows for the scalar path) per block.
+    def chunks(
+        self,
+    ) -> Iterator[tuple[pa.Table, list[int], Any, np.ndarray, dict[str, pa.Array]]]:
+        """Yields (table, line numbers, row source, rows for the scalar path, kept fields) per
+        block.
 
         The next block is parsed in a second thread while this one is evaluated (Arrow parses
         without holding the interpreter's lock)."""
@@ -234,18 +311,14 @@ class JsonLines:
             for first, block in self._blocks():
                 upcoming = pool.submit(self._block, first, block)
                 if pending is not None:
-                    chunk = pending.result()
-                    if chunk is not None:
-                        yield chunk
+                    yield pending.result()
                 pending = upcoming
             if pending is not None:
-                chunk = pending.result()
-                if chunk is not None:
-                    yield chunk
+                yield pending.result()
 
     def _block(
         self, first: int, block: bytes
-    ) -> tuple[pa.Table, list[int], Any, np.ndarray] | None:
+    ) -> tuple[pa.Table, list[int], Any, np.ndarray, dict[str, pa.Array]]:
         """Reads a block in one go when Arrow can, else line by line."""
         data = np.frombuffer(block, dtype=np.uint8)
         ends = np.flatnonzero(data == 10)
@@ -255,25 +328,72 @@ class JsonLines:
         # A JSON line normally starts with "{" and ends with "}"; any other line is checked for
         # being blank, and a block holding one that is not goes line by line.
         shaped = np.zeros(len(starts), dtype=bool)
-        inside = (starts < len(data)) & (ends > starts)
+        inside = ends > starts
         last = np.where(inside, ends - 1, 0)
         shaped[inside] = (data[starts[inside]] == ord("{")) & (data[last[inside]] == ord("}"))
         filled = shaped.copy()
         for index in np.flatnonzero(~shaped).tolist():
             filled[index] = bool(block[starts[index] : ends[index]].strip())
         irregular = bool((filled & ~shaped).any())
-        numbers = (first + np.flatnonzero(filled)).tolist()
-        starts, ends = starts[filled], ends[filled]
-        if not numbers:
-            return None
+        numbers = list(range(first, first + len(starts)))
         spans = list(zip(numbers, starts.tolist(), ends.tolist(), strict=True))
+        lines = _Lines(block, spans)
+        undecodable = _undecodable_lines(block, starts, ends)
+        readable = filled if undecodable is None else filled & ~undecodable
         if not irregular and not self._required_null(block):
-            table = self._read([block])
-            if table is not None and table.num_rows == len(numbers):
+            if undecodable is None:
+                table = self._read([block])  # Arrow leaves blank lines out
+            else:
+                pieces = zip(starts[readable].tolist(), ends[readable].tolist(), strict=True)
+                table = self._read([block[start:end] for start, end in pieces])
+            if table is not None and table.num_rows == int(readable.sum()):
                 table = table.select(self.schema.names).cast(self.schema)
-                rows = _Lines(block, spans)
-                return table, numbers, self._rows(rows), np.zeros(len(numbers), dtype=bool)
-        return self._table([(n, block[a:b]) for n, a, b in spans])
+                refused = ~readable
+                if refused.any():
+                    table = _spread(table, readable)
+                return table, numbers, self._rows(lines), refused, self._kept(lines, readable)
+        return self._table(lines, undecodable)
+
+    def _kept(self, lines: _Lines, read: np.ndarray) -> dict[str, pa.Array]:
+        """Returns the kept fields of each line as JSON text (null when absent); `read` marks
+        the lines Arrow read, known to be valid JSON."""
+        if not self.keep:
+            return {}
+        block, spans = lines.block, lines.spans
+        ends = np.array([end for _, _, end in spans], dtype=np.int64)
+        data = np.frombuffer(block, dtype=np.uint8)
+        # In valid JSON an unescaped `"name"` followed by a colon is that member's key, and
+        # with one "{" on the line every key is at the top level: such lines are searched in
+        # the whole block at once, any other line member by member.
+        braces = _per_line(data == ord("{"), ends)
+        escapes = _per_line(data == ord("\\"), ends)
+        quick = read & (braces == 1) & (escapes == 0)
+        columns = {}
+        for name in self.keep:
+            values = np.full(len(spans), None, dtype=object)
+            key = re.compile(re.escape(json.dumps(name).encode()) + rb"[ \t]*:[ \t]*")
+            found = [(m.start(), m.end()) for m in key.finditer(block)]
+            if found:
+                at = np.array([start for start, _ in found], dtype=np.int64)
+                line = np.searchsorted(ends, at)
+                line, first = np.unique(line, return_index=True)  # the first of repeats
+                for index, hit in zip(line.tolist(), first.tolist(), strict=True):
+                    if not quick[index]:
+                        continue
+                    match = _SCALAR.match(block, found[hit][1], int(ends[index]))
+                    if match is None:  # an object or array: member by member below
+                        quick[index] = False
+                        continue
+                    values[index] = match.group().decode("utf-8", "replace")
+            columns[name] = values
+        for index in np.flatnonzero(~quick).tolist():
+            for name, value in zip(
+                self.keep, kept_of_line(lines[index][1], self.keep), strict=True
+            ):
+                columns[name][index] = value
+        return {
+            name: pa.array(values.tolist(), type=pa.string()) for name, values in columns.items()
+        }
 
     def _required_null(self, text: bytes) -> bool:
         """True when some field that is not optional is given an explicit null."""
@@ -291,14 +411,21 @@ class JsonLines:
         return False
 
     def _rows(self, batch: Any) -> Any:
+        carried = self.carried
+
         def row(index: int) -> tuple[object, str]:
             number, raw = batch[index]
             where = f"{self.source}:{number}"
+            if not raw.strip():
+                raise blank_line(where)
             try:
                 text = raw.decode("utf-8").rstrip("\r")
-            except UnicodeDecodeError:
-                raise TableError(f"{self.source}:{number}: the line is not UTF-8 text") from None
-            return parse_text(text, "json", where, first_line=number), where
+            except UnicodeDecodeError as error:
+                raise not_utf8(where, error) from None
+            scenario = parse_text(text, "json", where, first_line=number)
+            if carried and isinstance(scenario, dict):
+                scenario = {k: v for k, v in scenario.items() if k not in carried}
+            return scenario, where
 
         return row
 
@@ -311,6 +438,8 @@ class JsonLines:
                     table.column(name).validate(full=True)  # text must be UTF-8
         except (pa.ArrowException, ValueError):
             return None
+        if self.carried and not self.allowed.issuperset(table.column_names):
+            return None  # a field neither declared nor kept: the scalar path names it
         return table
 
     def _readable(self, lines: list[bytes], start: int, found: list[tuple[int, pa.Table]]) -> None:
@@ -326,21 +455,27 @@ class JsonLines:
         self._readable(lines[:half], start, found)
         self._readable(lines[half:], start + half, found)
 
-    def _table(self, batch: list[tuple[int, bytes]]) -> tuple[pa.Table, list[int], Any, np.ndarray]:
+    def _table(
+        self, lines: _Lines, undecodable: np.ndarray | None = None
+    ) -> tuple[pa.Table, list[int], Any, np.ndarray, dict[str, pa.Array]]:
         # An explicit null is not an absent field (which takes its default): a line giving null
         # to a field that is not optional goes to the scalar path, which refuses it by name.
-        texts = [line for _, line in batch]
-        # Arrow reads objects only: any other line (a bare value, trailing text) is refused.
+        texts = [lines[index][1] for index in range(len(lines))]
+        numbers = [number for number, _, _ in lines.spans]
+        # Arrow reads objects only: any other line (a bare value, trailing text, a blank line)
+        # is refused.
         plain = [
             i
             for i, line in enumerate(texts)
-            if _object_shaped(line) and not (b"null" in line and self._required_null(line))
+            if _object_shaped(line)
+            and not (b"null" in line and self._required_null(line))
+            and not (undecodable is not None and undecodable[i])
         ]
         pieces: list[tuple[int, pa.Table]] = []
         if plain:
             self._readable([texts[i] for i in plain], 0, pieces)
         schema = self.schema
-        kept = np.zeros(len(batch), dtype=bool)
+        kept = np.zeros(len(texts), dtype=bool)
         order: list[int] = []
         tables = []
         for start, table in sorted(pieces, key=lambda piece: piece[0]):
@@ -348,18 +483,47 @@ class JsonLines:
             order.extend(rows)
             tables.append(table.select(schema.names).cast(schema))
         kept[order] = True
+        carried = self._kept(lines, kept)
         if not tables:  # no line could be read: a chunk of nulls, every row to the scalar path
-            table = pa.table({f.name: pa.nulls(len(batch), f.type) for f in schema})
-            return table, [n for n, _ in batch], self._rows(batch), ~kept
-        read = pa.concat_tables(tables)
-        # Row i of the chunk is row position[i] of `read`, or null when refused.
-        position = np.full(len(batch), -1, dtype=np.int64)
-        position[order] = np.arange(len(order))
-        indices = pa.array(position, mask=position < 0)
-        table = read.take(indices)
-        refused = ~kept
-        lines = [number for number, _ in batch]
-        return table, lines, self._rows(batch), refused
+            table = pa.table({f.name: pa.nulls(len(texts), f.type) for f in schema})
+            return table, numbers, self._rows(lines), ~kept, carried
+        table = _spread(pa.concat_tables(tables), kept)
+        return table, numbers, self._rows(lines), ~kept, carried
+
+
+def _undecodable_lines(block: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray | None:
+    """Returns the lines holding bytes that are not UTF-8, or None when the block has none (one
+    check of the whole block, in the usual case)."""
+    try:
+        block.decode("utf-8")
+    except UnicodeDecodeError as error:
+        first = int(np.searchsorted(ends, error.start))
+    else:
+        return None
+    bad = np.zeros(len(starts), dtype=bool)
+    for index in range(first, len(starts)):
+        try:
+            block[int(starts[index]) : int(ends[index])].decode("utf-8")
+        except UnicodeDecodeError:
+            bad[index] = True
+    return bad
+
+
+# A JSON value other than an object or array, on a line known to be valid JSON.
+_SCALAR = re.compile(rb'"[^"\\]*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null')
+
+
+def _per_line(marks: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Returns how many marked bytes each line (ending before `ends`) holds."""
+    return np.bincount(np.searchsorted(ends, np.flatnonzero(marks)), minlength=len(ends))
+
+
+def _spread(table: pa.Table, present: np.ndarray) -> pa.Table:
+    """Returns the table with a row of nulls inserted wherever `present` is False (its rows
+    go, in order, where it is True)."""
+    position = np.full(len(present), -1, dtype=np.int64)
+    position[present] = np.arange(int(present.sum()))
+    return table.take(pa.array(position, mask=position < 0))
 
 
 def _object_shaped(line: bytes) -> bool:
@@ -375,17 +539,31 @@ class _Lines:
         self.block = block
         self.spans = spans
 
+    def __len__(self) -> int:
+        return len(self.spans)
+
     def __getitem__(self, index: int) -> tuple[int, bytes]:
         number, start, end = self.spans[index]
         return number, self.block[start:end]
 
 
 # ---- Arrow files --------------------------------------------------------------------------------
+RowErrors = dict[int, ScenarioError]
+"""The rows of a batch the reader could not take (index in the batch -> the row's error)."""
+
+
 def arrow_chunks(
-    path: str, table_format: str, statute: ast.Statute, size: int = CHUNK_ROWS
-) -> Iterator[pa.RecordBatch]:
-    """Yields record batches of a Parquet or CSV file, read in chunks. CSV cells are read as
-    text and converted exactly by the declared types (an empty cell is an absent field)."""
+    path: str,
+    table_format: str,
+    statute: ast.Statute,
+    size: int = CHUNK_ROWS,
+    keep: Sequence[str] = (),
+) -> Iterator[tuple[pa.RecordBatch, RowErrors]]:
+    """Yields record batches of a Parquet or CSV file, read in chunks, each with the rows the
+    reader could not take: cells that are not UTF-8; for CSV, rows of the wrong width (in their
+    place, as rows of nulls) and blank rows. CSV cells are read as text and converted exactly by
+    the declared types (an empty cell is an absent field); kept columns stay text as given."""
+    source = path
     if table_format == "parquet":
         import pyarrow.parquet as pq
 
@@ -399,31 +577,162 @@ def arrow_chunks(
             and (pa.types.is_string(field.type) or pa.types.is_large_string(field.type))
         ]
         # One thread per batch reads faster here than Arrow's pool on small batches.
-        yield from pq.ParquetFile(path, read_dictionary=texts).iter_batches(
+        batches = pq.ParquetFile(path, read_dictionary=texts).iter_batches(
             batch_size=size, use_threads=False
         )
+        first = 0
+        for batch in batches:
+            batch, errors = _undecodable(batch, source, first)
+            yield batch, errors
+            first += batch.num_rows
         return
+    yield from _csv_chunks(path, statute, keep)
+
+
+def _csv_chunks(
+    path: str, statute: ast.Statute, keep: Sequence[str]
+) -> Iterator[tuple[pa.RecordBatch, RowErrors]]:
     import pyarrow.csv as pcsv
+
+    # Arrow calls the handler, with each bad row's number (header = 1), as it parses, ahead of
+    # the batches it yields; the row then goes in its place in the batch that holds it.
+    skipped: deque[tuple[int, int, int, str]] = deque()
+
+    def handler(row: Any) -> str:
+        if row.number is None:
+            return "error"
+        skipped.append((row.number - 2, row.expected_columns, row.actual_columns, row.text))
+        return "skip"
 
     reader = pcsv.open_csv(
         path,
-        read_options=pcsv.ReadOptions(block_size=1 << 23),
+        # One parsing thread: row numbers are known only so (evaluation has both cores).
+        read_options=pcsv.ReadOptions(block_size=1 << 23, use_threads=False),
+        parse_options=pcsv.ParseOptions(ignore_empty_lines=False, invalid_row_handler=handler),
         convert_options=pcsv.ConvertOptions(
+            check_utf8=False,  # checked per cell below: a bad cell fails its row only
             strings_can_be_null=True,
-            column_types={name: pa.string() for name in statute.inputs},
+            column_types={name: pa.string() for name in [*statute.inputs, *keep]},
         ),
     )
-    yield from reader
+    first = 0
+    for batch in reader:
+        batch, errors = _placed(batch, skipped, first, path, keep)
+        batch, bad = _undecodable(batch, path, first)
+        errors.update((row, error) for row, error in bad.items() if row not in errors)
+        errors.update(_blank_rows(batch, path, first, errors))
+        yield batch, errors
+        first += batch.num_rows
+    if skipped:  # bad rows after the last good one
+        empty = pa.RecordBatch.from_pylist([], schema=reader.schema)
+        batch, errors = _placed(empty, skipped, first, path, keep, final=True)
+        yield batch, errors
+
+
+def _placed(
+    batch: pa.RecordBatch,
+    skipped: deque[tuple[int, int, int, str]],
+    first: int,
+    source: str,
+    keep: Sequence[str],
+    final: bool = False,
+) -> tuple[pa.RecordBatch, RowErrors]:
+    """Returns the batch with the rows Arrow skipped before its last row (or all, when
+    `final`) put back in their place as rows of nulls but for the kept cells they have, and
+    their errors."""
+    errors: RowErrors = {}
+    cells: dict[int, list[str]] = {}
+    end = first + batch.num_rows  # the data rows this batch covers grow with each put back
+    while skipped and (final or skipped[0][0] < end):
+        row, expected, given, text = skipped.popleft()
+        errors[row - first] = wrong_width(f"{source}: row {row + 1}", expected, given)
+        cells[row - first] = next(csv.reader([text]), [])
+        end += 1
+    if not errors:
+        return batch, errors
+    present = np.ones(end - first, dtype=bool)
+    present[list(errors)] = False
+    position = np.full(len(present), -1, dtype=np.int64)
+    position[present] = np.arange(batch.num_rows)
+    placed = batch.take(pa.array(position, mask=position < 0))
+    names = placed.schema.names
+    columns = list(placed.columns)
+    for name in keep:
+        if name not in names:
+            continue
+        at = names.index(name)
+        values = columns[at].to_pylist()
+        for row, found in cells.items():
+            values[row] = found[at] if at < len(found) and found[at] != "" else None
+        columns[at] = pa.array(values, type=columns[at].type)
+    return pa.RecordBatch.from_arrays(columns, names=names), errors
+
+
+def _undecodable(
+    batch: pa.RecordBatch, source: str, first: int
+) -> tuple[pa.RecordBatch, RowErrors]:
+    """Returns the batch with text cells that are not UTF-8 made null, and their rows' errors
+    (none, and the batch itself, in the usual case: one check per text column)."""
+    errors: RowErrors = {}
+    columns = list(batch.columns)
+    for index, column in enumerate(columns):
+        values = column.dictionary if pa.types.is_dictionary(column.type) else column
+        if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
+            continue
+        try:
+            values.validate(full=True)
+            continue
+        except pa.ArrowInvalid:
+            pass
+        if pa.types.is_dictionary(column.type):
+            column = column.dictionary_decode()
+        name = batch.schema.names[index]
+        bad = np.zeros(len(column), dtype=bool)
+        for row, raw in enumerate(column.cast(pa.binary()).to_pylist()):
+            try:
+                raw is None or raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                bad[row] = True
+                where = f"{source}: row {first + row + 1}"
+                errors.setdefault(row, not_utf8(where, error, name))
+        columns[index] = pc.if_else(pa.array(bad), pa.scalar(None, column.type), column)
+    if not errors:
+        return batch, errors
+    return pa.RecordBatch.from_arrays(columns, names=batch.schema.names), errors
+
+
+def _blank_rows(batch: pa.RecordBatch, source: str, first: int, errors: RowErrors) -> RowErrors:
+    """Returns the errors of the rows whose every cell is empty (blank lines of a CSV file)."""
+    if batch.num_columns == 0 or any(c.null_count == 0 for c in batch.columns):
+        return {}
+    empty = np.ones(batch.num_rows, dtype=bool)
+    for column in batch.columns:
+        empty &= np.asarray(column.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+    return {
+        row: blank_row(f"{source}: row {first + row + 1}")
+        for row in np.flatnonzero(empty).tolist()
+        if row not in errors
+    }
 
 
 def table_rows(
-    batch: pa.RecordBatch, source: str, first_row: int, statute: ast.Statute | None = None
+    batch: pa.RecordBatch,
+    source: str,
+    first_row: int,
+    statute: ast.Statute | None = None,
+    errors: RowErrors | None = None,
+    carried: Sequence[str] = (),
 ) -> Any:
     """Returns the scalar-path reader of a batch's rows (CSV text typed by the declarations
-    when `statute` is given)."""
+    when `statute` is given); a row in `errors` raises its error, and the `carried` columns
+    (kept, not declared) are left out of the scenario."""
 
     def row(index: int) -> tuple[object, str]:
+        if errors and index in errors:
+            raise errors[index]
         values = batch.slice(index, 1).to_pylist()[0]
+        for name in carried:
+            values.pop(name, None)
         scenario = scalar_row(values) if statute is None else text_row(statute, values)
         return scenario, f"{source}: row {first_row + index + 1}"
 

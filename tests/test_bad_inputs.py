@@ -177,7 +177,9 @@ def prepare(case: dict[str, Any], tmp_path: Path, encoding_source: str) -> Prepa
         args += ["--output", str(output)]
     lines = 0
     if case["command"] == "batch" and path.is_file():
-        lines = sum(1 for line in path.read_bytes().splitlines() if line.strip())
+        # Every line is one output record, a blank one too; a final newline ends the last line.
+        data = path.read_bytes()
+        lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
     return Prepared(args, stdin, values, output, lines)
 
 

@@ -72,7 +72,7 @@ def test_columnar_output_and_messages_equal_the_scalar_path(
     )
     assert code_c == code_s == 2
     assert err_c == err_s
-    bad = len(IRREGULAR_LINES) - 1
+    bad = len(IRREGULAR_LINES) - 1 + 2  # and the two blank lines
     assert f"{bad} lines of" in err_c
     assert columnar.read_bytes() == scalar.read_bytes()
     errors = [json.loads(x) for x in columnar.read_text("utf-8").splitlines() if '"error"' in x]
@@ -294,7 +294,8 @@ def test_huge_and_missing_amounts_in_a_decimal_parquet_file_give_the_scalar_resu
 
     statute = _statute()
     runner = Runner(statute, statute.select_readings())
-    (batch,) = arrow_chunks(str(source), "parquet", statute.ast)
+    ((batch, errors),) = arrow_chunks(str(source), "parquet", statute.ast)
+    assert errors == {}
     runner.evaluate(batch, 0, table_rows(batch, str(source), 0))
     assert set(np.flatnonzero(runner.slow).tolist()) == {3, 5, 8, 13}
 
@@ -349,3 +350,250 @@ def test_text_numbers_read_through_arrow_equal_the_exact_text_reader(cells, mone
     good = [row for row in kept if not fast_bad[row] and not slow_bad[row]]
     assert fast.scale == slow.scale
     assert exact_values(fast, good) == exact_values(slow, good)
+
+
+# ---- every line or row keeps its identity -------------------------------------------------------
+ENGINES = [[], ["--engine", "scalar"]]
+GOOD = (ROOT / "examples" / "batch.jsonl").read_text(encoding="utf-8").splitlines()
+
+
+def _records(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["columnar", "scalar"])
+def test_a_blank_line_is_an_error_record_in_its_place(
+    engine: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (head -2 batch.jsonl; echo; tail -1 batch.jsonl): four lines, four records.
+    source = tmp_path / "blank.jsonl"
+    source.write_text("\n".join([*GOOD[:2], "", GOOD[-1]]) + "\n", encoding="utf-8")
+    code, out, err = run(["batch", str(source), *engine], capsys)
+    records = _records(out)
+    assert code == 2 and len(records) == 4
+    assert records[2] == {
+        "line": 3,
+        "error": [
+            {"field": "<scenario>", "expected": "a JSON object of fields", "given": "a blank line"}
+        ],
+    }
+    assert "error" not in records[3] and f"{source}:3: expected a JSON object" in err
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["columnar", "scalar"])
+@pytest.mark.parametrize(
+    ("text", "blank"),
+    [
+        ("a\nb\n", []),  # a final newline ends the last line: two lines
+        ("a\nb", []),  # a last line without one is a line all the same
+        ("a\nb\n\n", [3]),  # a newline more is a blank third line
+        ("a\n \r\nb\n", [2]),  # white space only is blank
+    ],
+)
+def test_lines_are_counted_as_the_file_holds_them(
+    engine: list[str],
+    text: str,
+    blank: list[int],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source = tmp_path / "lines.jsonl"
+    lines = [{"a": GOOD[0], "b": GOOD[1]}.get(line, line) for line in text.split("\n")]
+    source.write_bytes("\n".join(lines).encode())
+    _, out, _ = run(["batch", str(source), *engine], capsys)
+    records = _records(out)
+    assert len(records) == len(text.removesuffix("\n").split("\n"))
+    assert [r["line"] for r in records if "error" in r] == blank
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["columnar", "scalar"])
+def test_a_line_that_is_not_utf8_fails_alone(
+    engine: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "bytes.jsonl"
+    bad = b'{"id": "x2", "new_jobs": 1, "green_building": "n\xffne"}'
+    source.write_bytes(b"\n".join([GOOD[0].encode(), bad, GOOD[1].encode()]) + b"\n")
+    code, out, err = run(["batch", str(source), "--keep", "id", *engine], capsys)
+    records = _records(out)
+    assert code == 2 and len(records) == 3
+    assert records[1]["id"] == "x2" and records[1]["line"] == 2
+    assert records[1]["error"][0]["expected"] == "UTF-8 text"
+    at = bad.index(b"\xff") + 1
+    assert f"{source}:2: expected UTF-8 text, given a byte that is not UTF-8 at byte {at}" in err
+    assert "error" not in records[0] and "error" not in records[2]
+
+
+def test_csv_rows_of_the_wrong_width_or_bytes_fail_alone_with_their_row_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pyarrow.csv as pcsv
+
+    rows = [json.loads(line) for line in GOOD[:4]]
+    source = tmp_path / "in.csv"
+    pcsv.write_csv(_table_of(rows), source)
+    lines = source.read_bytes().split(b"\n")
+    header = lines[0].decode().split(",")
+    width = len(header)
+    lines.insert(2, b"300,true,false,7")  # row 2: short
+    lines.insert(4, lines[3] + b",1,2")  # row 4: long
+    lines.insert(5, b"")  # row 5: blank
+    cells = lines[6].split(b",")
+    column = next(i for i, cell in enumerate(cells) if cell.strip(b'"') == b"true")
+    cells[column] = b"tr\xffe"  # row 6: not UTF-8
+    lines[6] = b",".join(cells)
+    source.write_bytes(b"\n".join(lines))
+    code, out, err = run(["batch", str(source)], capsys)
+    records = _records(out)
+    assert code == 2 and len(records) == 7
+    assert [r["line"] for r in records if "error" in r] == [2, 4, 5, 6]
+    assert f"{source}: row 2: expected a row of {width} cells, given 4 cells" in err
+    assert f"{source}: row 4: expected a row of {width} cells, given {width + 2} cells" in err
+    assert f"{source}: row 5: expected a row of fields, given a blank row" in err
+    assert f"{source}: row 6: field '{header[column].strip(chr(34))}': expected UTF-8 text" in err
+    assert out.splitlines()[6] == _expected_lines(rows[3:4]).strip()
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["columnar", "scalar"])
+def test_an_output_that_is_the_input_is_refused_before_anything_is_written(
+    engine: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    source = tmp_path / "same.jsonl"
+    source.write_text("\n".join(GOOD) + "\n", encoding="utf-8")
+    before = source.read_bytes()
+    (tmp_path / "link.jsonl").symlink_to(source)
+    os.link(source, tmp_path / "hard.jsonl")
+    spellings = [source, tmp_path / "." / "same.jsonl", tmp_path / "link.jsonl"]
+    for target in [*spellings, tmp_path / "hard.jsonl"]:
+        code, out, err = run(["batch", str(source), "-o", str(target), *engine], capsys)
+        assert code == 2 and out == ""
+        assert f"{target}: is the input file {source}" in err
+    assert source.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hard.jsonl", "link.jsonl", "same.jsonl"]
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["columnar", "scalar"])
+def test_a_json_array_gets_one_hint_at_json_lines(
+    engine: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    source = tmp_path / "array.jsonl"
+    text = "\n  [\n" + ",\n".join(GOOD[:3]) + "\n]\n"
+    source.write_text(text, encoding="utf-8")
+    code, out, err = run(["batch", str(source), *engine], capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "expected valid JSON" not in err
+    assert f"{source}: holds a JSON array, and batch reads JSON Lines" in err
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    code, out, err = run(["batch", "-", *engine], capsys)
+    assert code == 2 and out == "" and err.startswith("<stdin>: holds a JSON array")
+
+
+def _kept_source(tmp_path: Path) -> Path:
+    rows = [json.loads(line) for line in GOOD[:4]]
+    ids = ['"a1"', "2", "3.50", '{"b": [1, {"c": "\\u00e9"}]}']
+    lines = [f'{{"id": {i}, "tag": "t{n}", ' + GOOD[n][1:] for n, i in enumerate(ids)]
+    lines.insert(2, '{"tag": "no id", ' + GOOD[0][1:])
+    lines.insert(3, '{"id": "u", "stray": 1, ' + GOOD[0][1:])
+    source = tmp_path / "kept.jsonl"
+    source.write_text("\n".join(lines) + "\n\n", encoding="utf-8")
+    assert len(rows) == 4
+    return source
+
+
+def test_kept_json_fields_come_first_as_given_on_both_paths(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = _kept_source(tmp_path)
+    args = ["batch", str(source), "--keep", "id", "--keep", "tag,new_jobs"]
+    code, columnar, err = run(args, capsys)
+    assert code == 2
+    assert run([*args, "--engine", "scalar"], capsys)[1] == columnar
+    lines = columnar.splitlines()
+    assert len(lines) == 7
+    assert lines[0].startswith('{"id": "a1", "tag": "t0", "new_jobs": 850, "area_tier": ')
+    assert lines[1].startswith('{"id": 2, "tag": "t1", "new_jobs": 260, "area_tier"')
+    assert lines[2].startswith('{"id": null, "tag": "no id", "new_jobs": 850, "area_tier"')
+    assert lines[3].startswith('{"id": "u", "tag": null, "new_jobs": 850, "line": 4, "error": ')
+    assert "field 'stray'" in err  # neither declared nor kept: refused as before
+    assert lines[4].startswith('{"id": 3.50, "tag": "t2", ')
+    assert lines[5].startswith('{"id": {"b": [1, {"c": "\\u00e9"}]}, "tag": "t3", ')
+    assert lines[6].startswith('{"id": null, "tag": null, "new_jobs": null, "line": 7, "error"')
+    # The results are those of the scenario without the kept fields.
+    plain = json.loads(lines[0])
+    assert {k: plain[k] for k in list(plain)[3:]} == json.loads(
+        _expected_lines([json.loads(GOOD[0])])
+    )
+
+
+def test_kept_fields_keep_their_type_in_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pyarrow.csv as pcsv
+
+    rows = [json.loads(line) for line in GOOD[:3]]
+    table = _table_of(rows)
+    table = table.add_column(0, "id", pa.array([7, None, 9], pa.int32()))
+    parquet = tmp_path / "in.parquet"
+    pq.write_table(table, parquet)
+    out = tmp_path / "out.parquet"
+    code, _, err = run(["batch", str(parquet), "--keep", "id", "-o", str(out)], capsys)
+    assert code == 0, err
+    result = pq.read_table(out)
+    assert result.schema.names[:2] == ["id", "area_tier"]
+    assert result.schema.field("id").type == pa.int32()
+    assert result.column("id").to_pylist() == [7, None, 9]
+    code, lines, _ = run(["batch", str(parquet), "--keep", "id"], capsys)
+    assert [json.loads(x)["id"] for x in lines.splitlines()] == [7, None, 9]
+    # CSV text as given, in CSV and in JSON Lines.
+    csv_in = tmp_path / "in.csv"
+    pcsv.write_csv(table.set_column(0, "id", pa.array(["007", "", "x,y"])), csv_in)
+    csv_out = tmp_path / "out.csv"
+    code, _, err = run(["batch", str(csv_in), "--keep", "id", "-o", str(csv_out)], capsys)
+    assert code == 0, err
+    written = pcsv.read_csv(
+        csv_out,
+        convert_options=pcsv.ConvertOptions(
+            column_types={"id": pa.string()}, strings_can_be_null=True
+        ),
+    )
+    assert written.column("id").to_pylist() == ["007", None, "x,y"]
+    code, lines, _ = run(["batch", str(csv_in), "--keep", "id"], capsys)
+    assert [json.loads(x)["id"] for x in lines.splitlines()] == ["007", None, "x,y"]
+    # From JSON Lines to a table: a JSON string's text, any other value's JSON text.
+    code, _, _ = run(["batch", str(_kept_source(tmp_path)), "--keep", "id", "-o", str(out)], capsys)
+    ids = pq.read_table(out).column("id").to_pylist()
+    assert ids == ["a1", "2", None, "u", "3.50", '{"b": [1, {"c": "\\u00e9"}]}', None]
+
+
+def test_a_kept_field_may_not_take_the_name_of_an_output_field(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source = str(ROOT / "examples" / "batch.jsonl")
+    for name in ("annual_credit", "error", "line"):
+        code, out, err = run(["batch", source, "--keep", f"id,{name}"], capsys)
+        assert code == 2 and out == ""
+        assert f"--keep {name}: the output already has a field '{name}'" in err
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "csv", "parquet"])
+def test_every_row_of_a_large_batch_keeps_its_place_and_id(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three chunks' worth of rows, with blank lines, bytes that are not UTF-8, short CSV rows
+    and missing fields spread over chunk and block boundaries: one record per row, in order,
+    each with its id (benchmarks/row_identity.py runs this on a million rows)."""
+    from benchmarks.row_identity import WRITERS, mismatches
+
+    source = tmp_path / f"identity.{kind}"
+    expected = WRITERS[kind](source, 200_000)
+    output = tmp_path / "out.jsonl"
+    code, _, err = run(["batch", str(source), "--keep", "id", "-o", str(output)], capsys)
+    failed = sum(1 for _, bad in expected if bad)
+    assert code == 2 and f"{failed} lines of" in err and failed > 100
+    assert mismatches(output, expected) == []

@@ -6,6 +6,8 @@ name, type, default ("required", or the default's text, or "null").
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from lextrace import Statute
@@ -86,3 +88,45 @@ def test_the_ci_recipe_is_the_same_in_the_readme_and_the_docs() -> None:
 
     assert "lextrace verify --sarif" in recipe("README.md")
     assert recipe("README.md") == recipe("docs/proofs.md")
+
+
+def test_a_field_used_only_at_section_level_or_by_a_property_names_its_clauses(
+    tmp_path: Path,
+) -> None:
+    from lextrace.dsl.loader import load
+
+    (tmp_path / "fees.txt").write_text(
+        "5. Fees.\na. The fee is $10 per item.\nb. A surcharge is never negative.\n",
+        encoding="utf-8",
+    )
+    path = tmp_path / "fees.lex"
+    path.write_text(
+        """statute "Test Act s.5"
+  title "Fees"
+  official "fees.txt"
+
+input items: count = 0 "items";
+input surcharge: money = $0 min $0 "surcharge";
+input discount: money = $0 min $0 max $1 "discount";
+
+results fee_total;
+
+section 5. "Fees." {
+  rule fee_total: money = fee + surcharge - discount;
+  a. "The fee is $10 per item." {
+    rule fee: money = $10 * items;
+  }
+  b. "A surcharge is never negative." {
+    invariant never_negative "a surcharge is never negative": surcharge >= $0 reviewed $0 "zero";
+    monotone more_discount "a discount never raises the fee": fee_total rise with items;
+  }
+}
+""",
+        encoding="utf-8",
+    )
+    found = {field.name: field.clauses for field in fields(load(path))}
+    assert found == {
+        "items": ("(a)", "(b)"),
+        "surcharge": ("Test Act s.5", "(b)"),
+        "discount": ("Test Act s.5",),
+    }

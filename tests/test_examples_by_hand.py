@@ -370,9 +370,11 @@ def statute() -> Any:
 
 
 def evaluate(statute: Any, scenario: dict[str, Any], i8: str) -> Any:
-    """Evaluate ``scenario`` under I8 = ``i8`` (the default reading is passed as ``None``)."""
+    """Evaluate ``scenario`` under I8 = ``i8``, whatever reading the file pins (a what-if; the
+    default reading is passed as ``None``)."""
+    unpinned = {key: value for key, value in scenario.items() if key != "readings"}
     readings = None if i8 == "covered-jobs" else {"I8": i8}
-    return statute.evaluate(scenario, readings=readings)
+    return statute.evaluate(unpinned, readings=readings)
 
 
 # --- the examples themselves ---------------------------------------------------------------------
@@ -489,7 +491,21 @@ def test_evaluator_business_wide_differs(statute: Any) -> None:
 
 
 def test_evaluator_default_reading_is_covered_jobs(statute: Any) -> None:
-    """Without a readings argument, I8 is covered-jobs."""
-    shown = statute.evaluate(load_example("labor-harmony-business-wide")).to_json()
+    """Without a readings argument or a pinned reading, I8 is covered-jobs."""
+    unpinned = evaluate(statute, load_example("labor-harmony-business-wide"), "covered-jobs")
+    shown = unpinned.to_json()
     assert shown["readings"]["I8"] == "covered-jobs"
     assert shown["per_job_new"] == "5000.00"
+
+
+def test_the_labor_harmony_example_is_computed_under_the_reading_it_pins(statute: Any) -> None:
+    """The file pins I8 = business-wide, as its name says: evaluated as it stands (no readings
+    argument), it gives the business-wide figures of the hand derivation."""
+    scenario = load_example("labor-harmony-business-wide")
+    assert scenario["readings"] == {"I8": "business-wide"}
+    shown = statute.evaluate(scenario).to_json()
+    assert shown["readings"]["I8"] == "business-wide"
+    wide = hand_labor_harmony_business_wide("business-wide")
+    for key in MONEY_KEYS:
+        assert shown[key] == cents(wide[key]), key  # type: ignore[arg-type]
+    assert shown["per_job_new"] == "6000.00" and shown["annual_credit"] == "3900000.00"

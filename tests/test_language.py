@@ -372,3 +372,47 @@ def test_misspelled_keyword_gets_a_suggestion() -> None:
     (diagnostic,) = caught.value.diagnostics
     assert (diagnostic.line, diagnostic.column) == (4, 3)
     assert diagnostic.hint == "did you mean 'rule'?"
+
+
+# ---- an encoding of another statute -----------------------------------------------------------
+FEES_TEXT = """5. Fees.
+a. The fee is $10 per item for a small kind, $20 for a large kind.
+"""
+FEES_ENCODING = """statute "Test Act s.5"
+  title "Fees"
+  official "fees.txt"
+
+input kind: enum(small, large) = small "the kind";
+input items: count = 0 "items";
+
+results fee_total, fee_of_its_kind;
+
+section 5. "Fees." {
+  a. "The fee is $10 per item for a small kind, $20 for a large kind." {
+    rule fee(k: enum(small, large)): money = if k = small then $10 else $20;
+    rule fee_total: money = fee(k: ARGUMENT) * items;
+    rule fee_of_its_kind: money = fee(k: kind);
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(("argument", "per_item"), [("large", 20), ("small", 10), ("kind", 10)])
+def test_an_enum_member_may_be_an_argument(tmp_path: Path, argument: str, per_item: int) -> None:
+    from lextrace import Statute
+
+    (tmp_path / "fees.txt").write_text(FEES_TEXT, encoding="utf-8")
+    path = tmp_path / "fees.lex"
+    path.write_text(FEES_ENCODING.replace("ARGUMENT", argument), encoding="utf-8")
+    analysis = analyse(path)
+    assert analysis.errors == []
+    result = Statute(load(path)).evaluate({"items": 3})
+    assert result.values["fee_total"] == 3 * per_item
+    assert result.values["fee_of_its_kind"] == 10
+
+
+def test_an_argument_that_is_no_member_of_the_parameter_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "fees.txt").write_text(FEES_TEXT, encoding="utf-8")
+    path = tmp_path / "fees.lex"
+    path.write_text(FEES_ENCODING.replace("ARGUMENT", "huge"), encoding="utf-8")
+    assert any("unknown name 'huge'" in m for m in messages(path))

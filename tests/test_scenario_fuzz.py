@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from lextrace import Result, ScenarioError, load_statute
 from lextrace.dsl import ast
 from lextrace.dsl.checker import walk
+from lextrace.dsl.reserved import READINGS_KEY
 from lextrace.dsl.scenario import parse_bytes, parse_text
 
 STATUTE = load_statute()
@@ -135,6 +136,9 @@ def check_accepted(result: Result, scenario: dict[str, Any], via_json: bool) -> 
     assert set(result.values) == set(STATUTE.ast.result_names)
     result.to_json()  # what the CLI prints: must render whatever was accepted
     for name, given_value in scenario.items():
+        if name == READINGS_KEY:  # pinned readings (an example may pin one), used as pinned
+            assert all(result.readings.get(r, o) == o for r, o in given_value.items())
+            continue
         assert name in INPUTS, f"unknown field {name!r} silently accepted"
         used = result.inputs[name]
         kind = INPUTS[name].type.kind

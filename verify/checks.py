@@ -32,9 +32,11 @@ from lextrace.dsl.evaluator import (
 )
 from lextrace.dsl.values import Value, dollars
 
-from .model import Model, Term, decimal_constraints
+from .model import Model, Term, decimal_constraints, in_whole_cents, scenario_text
 from .monotone import MonotoneProver
+from .replay import judge_evaluates, judge_expr, judge_monotone, judge_value
 from .solve import decide
+from .witness import minimise
 
 PROVED, VIOLATED, UNKNOWN, VACUOUS, ERROR = "PROVED", "VIOLATED", "UNKNOWN", "VACUOUS", "ERROR"
 FAILING = {VIOLATED, UNKNOWN, VACUOUS, ERROR}
@@ -64,6 +66,7 @@ class Check:
     second: Model | None = None
     compositional: tuple[str, list[str]] | None = None  # (input, results) of a monotone check
     lemma: str | None = None  # an invariant that, once proved, serves later proofs
+    replay: dict[str, Any] | None = None  # what a counterexample file names (verify/replay.py)
 
 
 @dataclass
@@ -134,6 +137,7 @@ class Verifier:
                     premise=premise,
                     confirm=self._confirm_expr(invariant.expr, invariant.params, values),
                     lemma=invariant.name if not invariant.params else None,
+                    replay={"name": invariant.name, "args": _args(invariant.params, values)},
                 )
 
     def second(self, vary: str) -> Model:
@@ -173,9 +177,10 @@ class Verifier:
                     claim=claim,
                     premise=premise,
                     pair=True,
-                    confirm=self._confirm_monotone(results),
+                    confirm=self._confirm_monotone(input_name, results),
                     second=second,
                     compositional=(input_name, results),
+                    replay={"name": monotone.name, "input": input_name},
                 )
 
     def case_checks(self) -> Iterator[Check]:
@@ -266,6 +271,12 @@ class Verifier:
                     span=bonus.span,
                     claim=z3.And(term >= 0, term <= z3.RealVal(str(highest))),
                     confirm=self._confirm_value(bonus.name, values, Fraction(0), highest),
+                    replay={
+                        "name": bonus.name,
+                        "args": _args(bonus.params, values),
+                        "low": "0",
+                        "high": str(highest),
+                    },
                 )
 
     def obligation_checks(self) -> Iterator[Check]:
@@ -290,53 +301,25 @@ class Verifier:
     def _confirm_expr(
         self, expr: ast.Expr, params: tuple[ast.Param, ...], values: tuple[Value, ...]
     ) -> Callable[..., Confirmation]:
-        compiled = self.program.expr(expr)
         bound = {p.name: v for p, v in zip(params, values, strict=True)}
 
         def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
-            try:
-                evaluation = self._run(scenarios[0], readings)
-                holds = bool(compiled(evaluation, bound))
-            except EvaluationError as error:
-                return Confirmation(True, f"the evaluator fails: {error}")
-            if holds:
-                return Confirmation(False, "the evaluator finds the property true here")
-            return Confirmation(True, "the evaluator finds the property false here")
+            found = judge_expr(self.program, expr, bound, scenarios[0], readings)
+            return Confirmation(found.violated, found.detail)
 
         return confirm
 
-    def _confirm_monotone(self, results: list[str]) -> Callable[..., Confirmation]:
+    def _confirm_monotone(self, input_name: str, results: list[str]) -> Callable[..., Confirmation]:
         def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
-            before = self._run(scenarios[0], readings)
-            after = self._run(scenarios[1], readings)
-            lowered = [
-                name
-                for name in results
-                if after.memo[(name, ())] < before.memo[(name, ())]  # type: ignore[operator]
-            ]
-            if lowered:
-                return Confirmation(
-                    True,
-                    "the evaluator finds lower "
-                    + ", ".join(
-                        f"{n} ({before.memo[(n, ())]} -> {after.memo[(n, ())]})" for n in lowered
-                    ),
-                )
-            return Confirmation(False, "the evaluator finds nothing lowered")
+            found = judge_monotone(self.program, input_name, results, scenarios, readings)
+            return Confirmation(found.violated, found.detail)
 
         return confirm
 
     def _confirm_evaluates(self) -> Callable[..., Confirmation]:
         def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
-            # Well-formedness is asked of every definition, needed by a result here or not.
-            try:
-                evaluation = self._run(scenarios[0], readings)
-                for definition in self.statute.definitions.values():
-                    for args in _param_values(definition.params):
-                        evaluation.get(definition.name, args)
-            except EvaluationError as error:
-                return Confirmation(True, f"the evaluator fails: {error}")
-            return Confirmation(False, "the evaluator evaluates this scenario without error")
+            found = judge_evaluates(self.program, scenarios[0], readings)
+            return Confirmation(found.violated, found.detail)
 
         return confirm
 
@@ -344,11 +327,8 @@ class Verifier:
         self, name: str, args: tuple[Value, ...], low: Fraction, high: Fraction
     ) -> Callable[..., Confirmation]:
         def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
-            evaluation = self._run(scenarios[0], readings)
-            value = evaluation.get(name, args)
-            if low <= value <= high:  # type: ignore[operator]
-                return Confirmation(False, f"the evaluator finds {name} = {value}, within bounds")
-            return Confirmation(True, f"the evaluator finds {name} = {value}")
+            found = judge_value(self.program, name, args, low, high, scenarios[0], readings)
+            return Confirmation(found.violated, found.detail)
 
         return confirm
 
@@ -364,6 +344,23 @@ class Verifier:
         if check.second is not None:
             constraints += check.second.constraints
         return decide([*constraints, *facts], self.timeout_ms)
+
+    def _confirms(
+        self, check: Check, validate: Callable[[dict[str, object]], dict[str, Value]]
+    ) -> Callable[[list[dict[str, object]], dict[str, str]], bool]:
+        """Returns whether the evaluator reproduces the check's breach at given scenarios
+        (invalid scenarios raise)."""
+
+        def confirms(scenarios: list[dict[str, object]], readings: dict[str, str]) -> bool:
+            if check.confirm is None:
+                return True
+            inputs = [validate(s) for s in scenarios]
+            try:
+                return check.confirm(inputs, readings).reproduced
+            except EvaluationError:
+                return True  # a gap or an overlap of the encoding: a breach too
+
+        return confirms
 
     def prove(
         self, check: Check, validate: Callable[[dict[str, object]], dict[str, Value]]
@@ -409,18 +406,26 @@ class Verifier:
                 detail += f"; local steps not decided: {undecided or 'none'}"
             return Outcome(check, UNKNOWN, time.perf_counter() - started, detail=detail)
         model = solver.model()
-        # Prefer a counterexample in whole cents, which a scenario file can state exactly.
-        decimals = decimal_constraints(self.first)
-        if check.second is not None:
-            decimals += decimal_constraints(check.second)
-        in_cents, cents_solver = decide([*solver.assertions(), *decimals], self.timeout_ms)
-        if in_cents == z3.sat:
-            model = cents_solver.model()
         copies = [self.first] if check.second is None else [self.first, check.second]
-        exact = [copy.scenario(model, exact=True)[0] for copy in copies]
-        scenarios = [copy.scenario(model)[0] for copy in copies]
-        readings = self.first.scenario(model)[1]
+        # The same violation at a canonical, readable point (verify/witness.py), so that two
+        # runs write the same counterexample; failing that, the model as found, in whole
+        # cents when possible (which a scenario file can state exactly).
+        found = minimise(copies, list(solver.assertions()), model, self._confirms(check, validate))
+        if found is not None:
+            exact, readings = found.scenarios, found.readings
+            in_cents = z3.sat if all(in_whole_cents(s) for s in exact) else z3.unknown
+        else:
+            decimals = decimal_constraints(self.first)
+            if check.second is not None:
+                decimals += decimal_constraints(check.second)
+            in_cents, cents_solver = decide([*solver.assertions(), *decimals], self.timeout_ms)
+            if in_cents == z3.sat:
+                model = cents_solver.model()
+            exact = [copy.scenario(model, exact=True)[0] for copy in copies]
+            readings = self.first.scenario(model)[1]
+        scenarios = [scenario_text(self.statute, s) for s in exact]
         outcome = Outcome(check, VIOLATED, time.perf_counter() - started, scenarios, readings)
+        outcome.extra["minimised"] = found is not None
         if in_cents != z3.sat:
             outcome.extra["not_in_cents"] = True
         if check.confirm is not None:
@@ -459,6 +464,10 @@ def _param_values(params: tuple[ast.Param, ...]) -> list[tuple[Value, ...]]:
         else:
             domains.append(list(param.type.members))
     return [tuple(values) for values in product(*domains)]
+
+
+def _args(params: tuple[ast.Param, ...], values: tuple[Value, ...]) -> dict[str, Value]:
+    return {p.name: v for p, v in zip(params, values, strict=True)}
 
 
 def _param_suffix(params: tuple[ast.Param, ...], values: tuple[Value, ...]) -> str:

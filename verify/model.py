@@ -471,6 +471,28 @@ def _scenario_number(value: Fraction, kind: str) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
+def scenario_text(statute: ast.Statute, exact: Mapping[str, object]) -> dict[str, object]:
+    """Returns a scenario of exact values as the scenario format writes it: money, numbers
+    and shares as decimal strings (a share without one as a fraction string)."""
+    found: dict[str, object] = {}
+    for name, value in exact.items():
+        kind = statute.inputs[name].type.kind
+        if kind in ("money", "number", "share"):
+            found[name] = _scenario_number(Fraction(value), kind)  # type: ignore[arg-type]
+        else:
+            found[name] = value
+    return found
+
+
+def in_whole_cents(exact: Mapping[str, object]) -> bool:
+    """True when every number of a scenario of exact values is a whole number of cents."""
+    return all(
+        (Fraction(v) * 100).denominator == 1
+        for v in exact.values()
+        if isinstance(v, Fraction | int) and not isinstance(v, bool)
+    )
+
+
 def decimal_constraints(model: Model, places: int = 2) -> list[Term]:
     """Returns constraints that make every money and number input a whole number of cents
     (`places` decimals), so that a counterexample can be written as a scenario file."""

@@ -844,8 +844,9 @@ def run_mutants(
     seconds, each mutant's proofs within `budget`), with `tests` the fast tests, and the
     equivalence proof; `jobs` processes run mutants side by side.
 
-    Raises UnusableEncoding when the encoding does not check, a proof of it fails, or (with
-    `tests`) its own tests fail: mutants of it would measure nothing.
+    Raises EncodingError when the encoding does not check (as every command reports it), and
+    UnusableEncoding when a proof of it fails or (with `tests`) its own tests fail: mutants of
+    it would measure nothing.
     """
     from lextrace.dsl.loader import analyse
 
@@ -853,13 +854,9 @@ def run_mutants(
 
     started = time.perf_counter()
     path = Path(encoding)
-    try:
-        analysis = analyse(path)
-    except EncodingError as error:
-        raise UnusableEncoding(error.render()) from None
+    analysis = analyse(path)  # an unreadable file raises EncodingError, as any command's would
     if analysis.errors or analysis.statute is None:
-        shown = "; ".join(f"{d.line}:{d.column}: {d.message}" for d in analysis.errors[:3])
-        raise UnusableEncoding(f"{path}: {len(analysis.errors)} error(s): {shown}")
+        raise EncodingError(analysis.errors, analysis.source)
     statute = analysis.statute
     assert analysis.official_path is not None
     baseline = run(statute, timeout, budget)

@@ -8,6 +8,7 @@ not apply with the reason, and the whole trace as a table.
 from __future__ import annotations
 
 from lextrace.dsl import ast
+from lextrace.dsl.scenario import pinned_readings
 from lextrace.dsl.trace import display
 
 from .context import EXAMPLES_INDEX, STATUTE_PAGE, Example, Site, relative
@@ -27,10 +28,19 @@ def example_page(site: Site, example: Example) -> str:
     readings = ", ".join(
         f"{site.reading_link(rid, here)} {option}" for rid, option in result.readings.items()
     )
+    pinned = ", ".join(
+        f"{site.reading_link(rid, here)} {option}"
+        for rid, option in pinned_readings(example.scenario).items()
+    )
     parts = [
         f"# {example.title}",
-        f"Scenario file `examples/{example.path.name}`, evaluated under the default readings "
-        f"({readings}). Reproduce it with `lextrace explain examples/{example.path.name}`.",
+        f"Scenario file `examples/{example.path.name}`, evaluated under "
+        + (
+            f"the readings it pins ({pinned}) and the defaults otherwise"
+            if pinned
+            else "the default readings"
+        )
+        + f" ({readings}). Reproduce it with `lextrace explain examples/{example.path.name}`.",
         "## The facts",
         f"Fields not listed take their declared defaults (see the "
         f"[scenario format]({relative(here, 'scenario-format.md')})).",

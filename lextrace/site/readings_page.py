@@ -10,6 +10,7 @@ example under each alternative.
 from __future__ import annotations
 
 from lextrace.dsl import ast
+from lextrace.dsl.reserved import READINGS_KEY
 from lextrace.dsl.trace import display
 
 from .context import READINGS_PAGE, Site, reading_anchor, relative
@@ -83,11 +84,17 @@ def _dependants(site: Site, reading: ast.Reading) -> str:
     rows = []
     for alternative in reading.alternatives:
         for example in site.examples:
-            other = site.statute.evaluate(example.scenario, readings={reading.id: alternative.name})
+            # An example that pins readings is compared as if it did not: default against
+            # alternative.
+            unpinned = {k: v for k, v in example.scenario.items() if k != READINGS_KEY}
+            default = (
+                example.result if unpinned == example.scenario else site.statute.evaluate(unpinned)
+            )
+            other = site.statute.evaluate(unpinned, readings={reading.id: alternative.name})
             changed = [
                 name
                 for name in statute.result_names
-                if other.values[name] != example.result.values[name]
+                if other.values[name] != default.values[name]
             ]
             for name in changed:
                 type_ = statute.definitions[name].type
@@ -96,7 +103,7 @@ def _dependants(site: Site, reading: ast.Reading) -> str:
                         f"[{example.title}]({relative(READINGS_PAGE, example.page)})",
                         f"`{alternative.name}`",
                         f"`{name}`",
-                        display(type_, example.result.values[name]),
+                        display(type_, default.values[name]),
                         display(type_, other.values[name]),
                     ]
                 )
