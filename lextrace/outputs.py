@@ -28,6 +28,7 @@ from typing import IO, Any
 
 _TAG = ".lextrace-"
 _OWN = re.compile(r"^\..+\.lextrace-(\d+)-[^/]*\.tmp$")
+_STOPPING = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 _PENDING: set[str] = set()  # temporary files of this process not yet renamed into place
 WRITE_FAILURES = frozenset(
     {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO, errno.EACCES, errno.EPERM}
@@ -68,6 +69,9 @@ def atomic_file(output: str, mode: str) -> Iterator[IO[Any]]:
     target = Path(output)
     folder = target.parent if str(target.parent) else Path(".")
     remove_debris(folder)
+    # A signal between the file's creation and its registration would leave it behind: the
+    # stopping signals wait until it is registered.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
     try:
         handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed or removed below
             mode,
@@ -77,9 +81,11 @@ def atomic_file(output: str, mode: str) -> Iterator[IO[Any]]:
             suffix=".tmp",
             delete=False,
         )
+        _PENDING.add(handle.name)
     except OSError as error:  # a missing or read-only folder
         raise cannot_write(output, error) from None
-    _PENDING.add(handle.name)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
     try:
         try:
             with handle:
