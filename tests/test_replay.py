@@ -172,3 +172,28 @@ def test_a_two_scenario_counterexample_replays_as_a_pair(
         assert f"its partner: {partner}" in explained.stdout
         assert re.search(r"child_care\s+= no -> yes", explained.stdout)
         assert "LOWERED" in explained.stdout and "\n  VIOLATED: " in explained.stdout
+
+
+def test_minimising_stops_at_its_work_budget_and_keeps_a_confirmed_counterexample(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lextrace import load_statute
+    from lextrace.verify import witness
+    from lextrace.verify.report import run
+
+    class NoSolver:
+        """z3 as the minimiser sees it, but for solvers, which it must not ask for."""
+
+        def __getattr__(self, name: str) -> object:
+            if name == "SolverFor":
+                raise AssertionError("the minimiser asked Z3 past its work budget")
+            return getattr(real, name)
+
+    real = witness.z3
+    monkeypatch.setattr(witness, "WORK", 0)
+    monkeypatch.setattr(witness, "z3", NoSolver())
+    report = run(load_statute(BREAKING).ast, 10.0, 120.0)
+    violated = [o for o in report.outcomes if o.status == "VIOLATED"]
+    assert violated
+    assert all(o.counterexample for o in violated)
+    assert all(o.status in ("PROVED", "VIOLATED") for o in report.outcomes)

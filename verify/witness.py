@@ -36,9 +36,11 @@ from lextrace.dsl.scenario import default_value
 
 from .model import Model, Term
 
-# Z3 work allowed to one question (its deterministic resource count, not a time), and the
-# number of questions allowed to one counterexample; past that, values stay as found.
-RLIMIT = 4_000_000
+# Z3 work allowed to one question and to one counterexample in all (Z3's deterministic
+# resource count, not a time: about a second per 250,000 on hard questions here), and the
+# number of questions allowed to one counterexample; past either, values stay as found.
+RLIMIT = 300_000
+WORK = 1_500_000
 QUESTIONS = 400
 # A safety net only: far above what RLIMIT allows, so that it never decides an answer.
 SAFETY_MS = 60_000
@@ -83,6 +85,8 @@ class Minimiser:
             for s in self.slots
         }
         self.questions = 0
+        self.spent = 0  # Z3's resource units used by this counterexample's questions
+        self.counted = _resource_count()
 
     def _slots(self) -> list[Slot]:
         found: list[Slot] = []
@@ -139,10 +143,15 @@ class Minimiser:
             return False
         self.questions += 1
         condition = extra if extra is not None else slot.variable == _term(slot.variable, value)
+        allowed = min(RLIMIT, WORK - self.spent)
+        if allowed <= 0:
+            return False  # the work budget is spent: the remaining values stay as found
         solver = z3.SolverFor("QF_AUFNIRA")
-        solver.set(rlimit=RLIMIT, timeout=SAFETY_MS, random_seed=0)
+        solver.set(rlimit=allowed, timeout=SAFETY_MS, random_seed=0)
         solver.add(*self.facts, *self._fixed_terms(), condition)
-        if solver.check() != z3.sat:
+        answer = solver.check()
+        self._charge(solver)
+        if answer != z3.sat:
             return False
         model = solver.model()
         found = {
@@ -152,6 +161,17 @@ class Minimiser:
         if self.violates(found):
             self.witness = found
         return True
+
+    def _charge(self, solver: z3.Solver) -> None:
+        """Adds the work of the solver's last check to what this counterexample has spent (Z3
+        counts its resource use per context, across solvers)."""
+        statistics = solver.statistics()
+        if "rlimit count" not in statistics.keys():  # noqa: SIM118 - no `in` of its own
+            return
+        count = int(statistics.get_key_value("rlimit count"))
+        if self.counted is not None:
+            self.spent += max(0, count - self.counted)
+        self.counted = count
 
     def _fixed_terms(self) -> list[Term]:
         by_id = {s.variable.get_id(): s.variable for s in self.slots}
@@ -273,6 +293,16 @@ def minimise(
     """Returns the canonical, readable counterexample of a violation (`facts`, of which
     `model` is one solution) confirmed by `confirm`, or None when it cannot be found."""
     return Minimiser(copies, facts, model, confirm).run()
+
+
+def _resource_count() -> int | None:
+    """Returns Z3's resource count so far in the main context (it grows with every check)."""
+    solver = z3.Solver()
+    solver.check()
+    statistics = solver.statistics()
+    if "rlimit count" not in statistics.keys():  # noqa: SIM118 - no `in` of its own
+        return None
+    return int(statistics.get_key_value("rlimit count"))
 
 
 def _default(declared: ast.Input) -> Any:
