@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -38,3 +40,26 @@ def write_variant(tmp_path: Path, source: str, old: str, new: str, count: int = 
     variant.write_text(source.replace(old, new, count), encoding="utf-8")
     (tmp_path / OFFICIAL.name).write_text(OFFICIAL.read_text(encoding="utf-8"), encoding="utf-8")
     return variant
+
+
+def lextrace_command(
+    *args: str,
+    stdin: str | None = None,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    timeout: float = 300,
+) -> subprocess.CompletedProcess[str]:
+    """Runs `lextrace ARGS` in a subprocess with the interpreter running the tests (with `env`
+    added to the environment); no traceback may reach its standard error."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "lextrace", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, **env} if env else None,
+        timeout=timeout,
+        check=False,
+    )
+    assert "Traceback" not in completed.stderr, completed.stderr
+    return completed

@@ -6,32 +6,16 @@ import json
 import os
 import re
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, write_variant
+from conftest import EXAMPLES, lextrace_command, write_variant
 from oracle import cents, oracle
 
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.json"))
 
 
-def run(
-    *args: str, stdin: str | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    """Runs `lextrace ARGS` with the interpreter running the tests."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "lextrace", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-        check=False,
-    )
-    assert "Traceback" not in completed.stderr, completed.stderr
-    return completed
+run = lextrace_command
 
 
 def pinned_i8(scenario: dict) -> str:

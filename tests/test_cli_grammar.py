@@ -3,13 +3,10 @@ environment variable honoured by every command, and the exit codes stated once a
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES, ROOT, lextrace_command
 
 from lextrace import exits
 from lextrace.cli import main
@@ -32,18 +29,7 @@ ONE_ENCODING: dict[str, list[str]] = {
 }
 
 
-def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Runs `lextrace ARGS` in a subprocess."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "lextrace", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        timeout=300,
-        check=False,
-    )
-    assert "Traceback" not in completed.stderr, completed.stderr
-    return completed
+run = lextrace_command
 
 
 @pytest.fixture(scope="module")

@@ -102,13 +102,13 @@ def test_a_killed_batch_leaves_debris_that_the_next_run_recognises(tmp_path: Pat
 def _small_files() -> None:
     # The kernel refuses a write past this size with EFBIG, as a full disk refuses with ENOSPC.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4_000, 4_000))
 
 
 @pytest.mark.parametrize("suffix", ["jsonl", "csv", "parquet"])
 def test_a_file_that_cannot_grow_is_named_and_exits_2(tmp_path: Path, suffix: str) -> None:
     # Parquet compresses the repeated rows well: it takes more of them to pass the limit.
-    source = population(tmp_path / "in.jsonl", 5000 if suffix == "parquet" else 200)
+    source = population(tmp_path / "in.jsonl", 600 if suffix == "parquet" else 100)
     target = tmp_path / f"out.{suffix}"
     target.write_bytes(b"earlier")
     completed = subprocess.run(
@@ -127,8 +127,9 @@ def test_a_file_that_cannot_grow_is_named_and_exits_2(tmp_path: Path, suffix: st
 
 
 def test_verify_reports_that_cannot_be_written_are_named(tmp_path: Path) -> None:
+    tiny = Path(__file__).resolve().parent / "bad_inputs" / "encoding" / "tiny.lex"
     missing = tmp_path / "no-such-folder" / "proofs.xml"
-    assert main(["verify", "--junit", str(missing)]) == 2
+    assert main(["verify", "-e", str(tiny), "--junit", str(missing)]) == 2
 
 
 def test_a_counterexample_folder_that_cannot_be_made_is_named(

@@ -5,12 +5,10 @@ with a pinned reading but never contradict it."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, write_variant
+from conftest import EXAMPLES, lextrace_command, write_variant
 
 from lextrace import Statute
 from lextrace.dsl.errors import ScenarioError
@@ -19,18 +17,7 @@ from lextrace.dsl.loader import analyse
 LABOR = EXAMPLES / "labor-harmony-business-wide.json"
 
 
-def lextrace(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Runs the command line in a subprocess."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "lextrace", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert "Traceback" not in completed.stderr, completed.stderr
-    return completed
+lextrace = lextrace_command
 
 
 def scenario(**readings: object) -> dict[str, object]:

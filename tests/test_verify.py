@@ -4,14 +4,12 @@ counterexample the evaluator reproduces; vacuous, unknown and mistranslated chec
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from conftest import write_variant
+from conftest import lextrace_command, write_variant
 
 from lextrace import Statute, load_statute
 from lextrace.dsl.scenario import validate
@@ -23,17 +21,7 @@ BREAKING = AMENDMENTS / "uncapped-port-bonus" / "nj-34-1b-343.lex"
 KEEPING = AMENDMENTS / "small-business-750" / "nj-34-1b-343.lex"
 
 
-def lextrace(*args: str) -> subprocess.CompletedProcess[str]:
-    """Runs the command line in a subprocess."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "lextrace", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert "Traceback" not in completed.stderr, completed.stderr
-    return completed
+lextrace = lextrace_command
 
 
 @pytest.fixture(scope="module")
