@@ -24,6 +24,7 @@ from .cli import atomic_file, error_problems
 from .columns import decimal_cents, json_lines
 from .dsl.columnar import keep_freed_memory
 from .dsl.errors import ScenarioError
+from .dsl.values import exact_string
 from .tables import (
     CHUNK_ROWS,
     EvaluatedChunk,
@@ -274,8 +275,20 @@ def _arrow_results(statute: Statute, chunk: EvaluatedChunk, keep: list[str]) -> 
                 if (chunk.errors)
                 else names
             )
+        elif kind in ("number", "share"):
+            # Exact, as in JSON Lines: "3/20", "7" (a binary float could not hold them).
+            arrays[name] = pa.array(
+                [
+                    None if f or v is None else exact_string(v)
+                    for v, f in zip(column, failed, strict=True)
+                ],
+                type=pa.string(),
+            )
         else:
-            arrays[name] = pa.array([None if f else v for v, f in zip(column, failed, strict=True)])
+            arrays[name] = pa.array(
+                [None if f else v for v, f in zip(column, failed, strict=True)],
+                type=pa.bool_() if kind == "bool" else pa.int64(),
+            )
     if chunk.errors:
         messages = [None] * chunk.size
         for row, error in chunk.errors.items():

@@ -32,7 +32,8 @@ from .options import output_format
     "--headline",
     default=None,
     metavar="RESULT",
-    help="The result movers are ranked by (default: annual_credit).",
+    help="The numeric result movers are ranked by (default: the last money result, else the "
+    "last numeric one).",
 )
 @click.option(
     "--output",

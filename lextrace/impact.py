@@ -18,36 +18,43 @@ import numpy as np
 
 from .api import Statute
 from .dsl import ast
-from .dsl.columnar import Code, Col, Flag, Num, cents
-from .dsl.values import CENTS, cents_string, dollars
+from .dsl.columnar import Code, Col, Flag, Num, cents, exact_values
+from .dsl.values import CENTS, cents_string, dollars, exact_string
 from .tables import EvaluatedChunk, Runner, TableError, read_tasks
+
+NUMERIC = ("money", "count", "number", "share")
 
 
 @dataclass
 class ResultImpact:
-    """The change of one money result over the population (amounts in cents)."""
+    """The change of one result over the population. Totals and changes are exact, in the
+    result's unit: cents for money, whole numbers for counts, Fractions for numbers and
+    shares, how many are true for a yes/no result (rose: became true); an enum result counts
+    its changes only."""
 
     name: str
+    kind: str = "money"
     changed: int = 0
     rose: int = 0
     fell: int = 0
-    total_before: int = 0
-    total_after: int = 0
-    largest_rise: int = 0
-    largest_fall: int = 0
+    total_before: int | Fraction = 0
+    total_after: int | Fraction = 0
+    largest_rise: int | Fraction = 0
+    largest_fall: int | Fraction = 0
 
 
 @dataclass
 class Mover:
-    """A scenario whose headline result moves most: its row (1-based), before and after."""
+    """A scenario whose headline result moves most: its row (1-based), before and after (in
+    the headline's unit)."""
 
     row: int
-    before: int
-    after: int
+    before: int | Fraction
+    after: int | Fraction
 
     @property
-    def change(self) -> int:
-        """The change in cents."""
+    def change(self) -> int | Fraction:
+        """The change, in the headline's unit."""
         return self.after - self.before
 
 
@@ -69,7 +76,7 @@ class Impact:
     old: str
     new: str
     population: str
-    headline: str
+    headline: str | None
     rows: int = 0
     failed: int = 0
     changed: int = 0
@@ -78,6 +85,11 @@ class Impact:
     causes: list[Cause] = field(default_factory=list)
     histogram: list[tuple[int, int, int]] = field(default_factory=list)
     seconds: float = 0.0
+
+    @property
+    def headline_kind(self) -> str:
+        """The kind of the headline result (money, count, number or share)."""
+        return next((r.kind for r in self.results if r.name == self.headline), "money")
 
 
 def _changed_rules(old: ast.Statute, new: ast.Statute) -> list[Cause]:
@@ -103,16 +115,23 @@ def _differs(before: Col | None, after: Col | None, size: int) -> np.ndarray | N
         present = after if after is not None else before
         if isinstance(present, Flag):
             return np.broadcast_to(np.asarray(present.value, dtype=bool), (size,))
-        if isinstance(present, Num) and present.scale == 100:
-            return cents(present, size) != 0
+        if isinstance(present, Num):
+            return _exact_column(present, size) != 0
         return None
     if isinstance(before, Flag) and isinstance(after, Flag):
         return np.broadcast_to(np.not_equal(before.value, after.value), (size,))
     if isinstance(before, Code) and isinstance(after, Code):
         return np.broadcast_to(np.not_equal(before.value, after.value), (size,))
-    if isinstance(before, Num) and isinstance(after, Num) and before.scale == after.scale == 100:
-        return cents(before, size) != cents(after, size)
+    if isinstance(before, Num) and isinstance(after, Num):
+        if before.scale == after.scale == 100:
+            return cents(before, size) != cents(after, size)
+        return _exact_column(before, size) != _exact_column(after, size)
     return None
+
+
+def _exact_column(column: Num, size: int) -> np.ndarray:
+    """Returns a numeric column's exact values, row by row (for values that are not cents)."""
+    return np.array(exact_values(column, range(size)), dtype=object)
 
 
 def impact(
@@ -129,18 +148,22 @@ def impact(
     Raises TableError for a population that cannot be read.
     """
     started = time.perf_counter()
-    money = [
-        name
+    shared = [
+        (name, new.ast.definitions[name].type.kind)
         for name in new.ast.result_names
-        if name in old.ast.result_names and new.ast.definitions[name].type.kind == "money"
+        if name in old.ast.result_names
+        and old.ast.definitions[name].type.kind == new.ast.definitions[name].type.kind
     ]
-    if not money:
-        raise TableError("the two encodings share no money result to compare")
-    chosen = headline or ("annual_credit" if "annual_credit" in money else money[-1])
-    if chosen not in money:
-        raise TableError(f"'{chosen}' is not a money result of both encodings")
+    if not shared:
+        raise TableError("the two encodings share no result of the same type to compare")
+    numeric = [name for name, kind in shared if kind in NUMERIC]
+    # The headline (movers, chart): as asked, else the last money result, else the last number.
+    money = [name for name, kind in shared if kind == "money"]
+    chosen = headline or ((money or numeric or [None])[-1])
+    if chosen is not None and chosen not in numeric:
+        raise TableError(f"'{chosen}' is not a numeric result of both encodings")
     report = Impact(old.ast.path, new.ast.path, population, chosen)
-    report.results = [ResultImpact(name) for name in money]
+    report.results = [ResultImpact(name, kind) for name, kind in shared]
     report.causes = _changed_rules(old.ast, new.ast)
     runners = [
         Runner(old, old.select_readings(readings), readings or {}),
@@ -166,10 +189,18 @@ def _chunks(runners: list[Runner], population: str, table_format: str) -> Any:
         yield old.evaluate(*chunk), new.evaluate(*chunk)
 
 
-def _cents_column(values: Any) -> np.ndarray:
-    """Returns a result column in cents: int64, or Python integers when a row is beyond it."""
+def _column(values: Any, kind: str) -> np.ndarray:
+    """Returns a result column in its unit (see ResultImpact), a failed row's value as zero:
+    int64 where it fits (cents, counts, yes/no as 0 or 1), else exact Python numbers; enum
+    members as their names."""
+    if kind == "enum":
+        return np.asarray(values, dtype=object)
+    if kind in ("number", "share"):
+        return np.array([Fraction(0) if v is None else Fraction(v) for v in values], dtype=object)
     cells = (
-        [0 if v is None else v for v in values] if np.asarray(values).dtype == object else values
+        [0 if v is None else int(v) for v in values]
+        if np.asarray(values).dtype == object
+        else values
     )
     try:
         return np.asarray(cells, dtype=np.int64)
@@ -194,23 +225,30 @@ def _account(
     ok = ~failed
     any_change = np.zeros(size, dtype=bool)
     for result in report.results:
-        a = _cents_column(before.values[result.name])
-        b = _cents_column(after.values[result.name])
+        a = _column(before.values[result.name], result.kind)
+        b = _column(after.values[result.name], result.kind)
+        if result.kind == "enum":
+            moved = ok & (a != b)
+            result.changed += int(moved.sum())
+            any_change |= moved
+            continue
+        exact = _exact(result.kind)
         delta = np.where(ok, b - a, 0)
         result.changed += int((delta != 0).sum())
         result.rose += int((delta > 0).sum())
         result.fell += int((delta < 0).sum())
-        result.total_before += int(a[ok].sum())
-        result.total_after += int(b[ok].sum())
+        result.total_before += exact(a[ok].sum())
+        result.total_after += exact(b[ok].sum())
         if size:
-            result.largest_rise = max(result.largest_rise, int(delta.max()))
-            result.largest_fall = min(result.largest_fall, int(delta.min()))
+            result.largest_rise = max(result.largest_rise, exact(delta.max()))
+            result.largest_fall = min(result.largest_fall, exact(delta.min()))
         any_change |= delta != 0
         if result.name == report.headline:
-            changes.append(delta[ok])
+            if result.kind in ("money", "count"):  # whole units: the chart's buckets are exact
+                changes.append(delta[ok])
             order = np.argsort(-np.abs(delta), kind="stable")[:top]
             report.movers += [
-                Mover(before.first_row + int(i) + 1, int(a[i]), int(b[i]))
+                Mover(before.first_row + int(i) + 1, exact(a[i]), exact(b[i]))
                 for i in order
                 if delta[i] != 0
             ]
@@ -227,6 +265,11 @@ def _account(
             if found is not None:
                 differs |= found
         cause.scenarios += int((differs & kept).sum())
+
+
+def _exact(kind: str) -> Any:
+    """Returns the conversion of a column's cell to an exact Python number of its unit."""
+    return Fraction if kind in ("number", "share") else int
 
 
 def _histogram(report: Impact, delta: np.ndarray, bins: int = 12) -> None:
@@ -246,8 +289,27 @@ def _histogram(report: Impact, delta: np.ndarray, bins: int = 12) -> None:
 
 
 # ---- reports ----------------------------------------------------------------------------------
-def _cents_dollars(value: int) -> str:
-    return dollars(Fraction(value, CENTS))
+def _amount(kind: str, value: int | Fraction) -> str:
+    """Returns a total or a change for people: dollars for money, exact otherwise."""
+    if kind == "money":
+        return dollars(Fraction(value, CENTS))
+    if kind == "enum":
+        return ""
+    if kind in ("number", "share"):
+        return exact_string(value)
+    return f"{value:,}"
+
+
+def _json_amount(kind: str, value: int | Fraction) -> object:
+    """Returns a total or a change for JSON: money as a decimal string of dollars, counts as
+    integers, other numbers as exact fractions ("1/3"), nothing for an enum."""
+    if kind == "money":
+        return cents_string(Fraction(value, CENTS))
+    if kind == "enum":
+        return None
+    if kind in ("number", "share"):
+        return exact_string(value)
+    return int(value)
 
 
 def render_text(report: Impact) -> str:
@@ -264,46 +326,45 @@ def render_text(report: Impact) -> str:
     for r in report.results:
         lines.append(
             f"{r.name:<34} {r.changed:>9,} {r.rose:>9,} {r.fell:>9,} "
-            f"{_cents_dollars(r.total_before):>20} {_cents_dollars(r.total_after):>20}"
+            f"{_amount(r.kind, r.total_before):>20} {_amount(r.kind, r.total_after):>20}"
         )
     if report.causes:
         lines += ["", "changed rules (scenarios where the rule's value differs):"]
         lines += [f"  {c.citation}  {c.rule} ({c.status}): {c.scenarios:,}" for c in report.causes]
     if report.movers:
+        kind = report.headline_kind
         lines += ["", f"largest movers of {report.headline}:"]
         lines += [
-            f"  row {m.row:>9,}: {_cents_dollars(m.before)} -> {_cents_dollars(m.after)} "
-            f"({'+' if m.change > 0 else ''}{_cents_dollars(m.change)})"
+            f"  row {m.row:>9,}: {_amount(kind, m.before)} -> {_amount(kind, m.after)} "
+            f"({'+' if m.change > 0 else ''}{_amount(kind, m.change)})"
             for m in report.movers
         ]
     return "\n".join(lines)
 
 
 def to_json(report: Impact) -> dict[str, object]:
-    """Returns the report as JSON (amounts as decimal strings of dollars)."""
+    """Returns the report as JSON: money as decimal strings of dollars, counts as integers,
+    other numbers as exact fractions; an enum result has its changes counted only."""
     data = asdict(report)
     for result in data["results"]:
         for key in ("total_before", "total_after", "largest_rise", "largest_fall"):
-            result[key] = cents_string(_exact_dollars(result[key]))
+            result[key] = _json_amount(result["kind"], result[key])
+    kind = report.headline_kind
     data["movers"] = [
         {
             "row": m.row,
-            "before": cents_string(_exact_dollars(m.before)),
-            "after": cents_string(_exact_dollars(m.after)),
-            "change": cents_string(_exact_dollars(m.change)),
+            "before": _json_amount(kind, m.before),
+            "after": _json_amount(kind, m.after),
+            "change": _json_amount(kind, m.change),
         }
         for m in report.movers
     ]
     data["histogram"] = [
-        {"from": cents_string(_exact_dollars(a)), "to": cents_string(_exact_dollars(b)), "count": n}
+        {"from": _json_amount(kind, a), "to": _json_amount(kind, b), "count": n}
         for a, b, n in report.histogram
     ]
     data["seconds"] = round(report.seconds, 3)
     return data
-
-
-def _exact_dollars(cents_value: int) -> Fraction:
-    return Fraction(cents_value, CENTS)
 
 
 def render_markdown(report: Impact) -> str:
@@ -312,18 +373,18 @@ def render_markdown(report: Impact) -> str:
         f"# Impact of `{report.new}`",
         f"Compared with `{report.old}` over `{report.population}`: **{report.rows:,} "
         f"scenarios, {report.changed:,} change** ({report.failed:,} could not be evaluated). "
-        "Every amount is exact to the cent.",
+        "Every amount is exact (money to the cent).",
         "| result | changed | rose | fell | total before | total after |\n"
         "|---|---:|---:|---:|---:|---:|",
     ]
     parts[-1] += "\n" + "\n".join(
         f"| `{r.name}` | {r.changed:,} | {r.rose:,} | {r.fell:,} | "
-        f"{_cents_dollars(r.total_before)} | {_cents_dollars(r.total_after)} |"
+        f"{_amount(r.kind, r.total_before)} | {_amount(r.kind, r.total_after)} |"
         for r in report.results
     )
     if report.histogram:
         parts.append(f"## How much `{report.headline}` changes, scenario by scenario")
-        parts.append(_svg_chart(report.histogram))
+        parts.append(_svg_chart(report.histogram, report.headline_kind))
     if report.causes:
         parts.append("## Which changed rules cause it")
         parts.append(
@@ -338,15 +399,16 @@ def render_markdown(report: Impact) -> str:
         parts.append(
             "| scenario (row) | before | after | change |\n|---:|---:|---:|---:|\n"
             + "\n".join(
-                f"| {m.row:,} | {_cents_dollars(m.before)} | {_cents_dollars(m.after)} | "
-                f"{_cents_dollars(m.change)} |"
+                f"| {m.row:,} | {_amount(report.headline_kind, m.before)} | "
+                f"{_amount(report.headline_kind, m.after)} | "
+                f"{_amount(report.headline_kind, m.change)} |"
                 for m in report.movers
             )
         )
     return "\n\n".join(parts) + "\n"
 
 
-def _svg_chart(histogram: list[tuple[int, int, int]]) -> str:
+def _svg_chart(histogram: list[tuple[int, int, int]], kind: str) -> str:
     """Returns a horizontal bar chart of the histogram as inline SVG (no script, no library)."""
     width, bar, gap, label = 640, 18, 6, 230
     most = max(count for _, _, count in histogram)
@@ -355,7 +417,7 @@ def _svg_chart(histogram: list[tuple[int, int, int]]) -> str:
     for index, (low, high, count) in enumerate(histogram):
         y = gap + index * (bar + gap)
         length = max(1, int((width - label - 70) * count / most))
-        text = html.escape(f"{_cents_dollars(low)} to {_cents_dollars(high)}")
+        text = html.escape(f"{_amount(kind, low)} to {_amount(kind, high)}")
         rows.append(
             f'<text x="{label - 8}" y="{y + bar - 5}" text-anchor="end" font-size="12">{text}'
             f'</text><rect x="{label}" y="{y}" width="{length}" height="{bar}" '
