@@ -326,6 +326,12 @@ class Clause:
         return "".join(f"({part})" for part in self.path)
 
     @property
+    def own_citation(self) -> str:
+        """The clause as the statute's own pages name it: `(c)(1)(j)`, or `section 75` for the
+        section itself (its label as the encoding gives it)."""
+        return self.short_citation or f"section {self.label.rstrip('.')}"
+
+    @property
     def anchor(self) -> str:
         """A stable HTML anchor for the clause, e.g. `c-1-j`; `section` for the section."""
         return "-".join(self.path) or "section"
@@ -402,6 +408,10 @@ class Reading:
         return (self.default, *self.alternatives)
 
 
+CITE = "{statute}{clauses}"
+CITE_FIELDS = ("statute", "section", "clauses")
+
+
 @dataclass
 class Statute:
     """A parsed encoding: header, register, inputs, results and the clause tree."""
@@ -419,10 +429,17 @@ class Statute:
     definitions: dict[str, Rule | Cases] = field(default_factory=dict)
     invariants: list[Invariant] = field(default_factory=list)
     monotones: list[Monotone] = field(default_factory=list)
+    cite: str = CITE  # how a clause is cited: see `citation`
 
     def citation(self, clause: Clause) -> str:
-        """The full citation of a clause, e.g. `N.J.S.A. 34:1B-343(c)(1)(j)`."""
-        return f"{self.name}{clause.short_citation}"
+        """The full citation of a clause in the statute's declared style (`cite`): by default
+        the statute's name then the clause's labels, e.g. `N.J.S.A. 34:1B-343(c)(1)(j)`;
+        `cl {section}{clauses}` gives `cl 4(b)`."""
+        return self.cite.format(
+            statute=self.name,
+            section=self.section.label.rstrip("."),
+            clauses=clause.short_citation,
+        )
 
     @property
     def clauses(self) -> list[Clause]:

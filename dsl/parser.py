@@ -30,7 +30,7 @@ _TERMINAL_WORDS = {
     "NUMBER": "a number",
     "READING_ID": "a reading ID such as I8",
     "OPTION": "a reading option such as covered-jobs",
-    "CLAUSE_LABEL": "a clause label such as b., (1), (a) or (iv)",
+    "CLAUSE_LABEL": "a clause label such as b., A., (1), (a), (A), (iv) or (1A)",
     "SECTION_LABEL": "a section number such as 75.",
     "TYPE_NAME": "a type (bool, count, number, share, money)",
     "ORDER": "'first-match' or 'exclusive'",
@@ -194,15 +194,46 @@ class _Builder:
             )
         )
 
+    def check_cite(self, template: str, span: ast.Span) -> None:
+        """Reports a citation style that is not a template of {statute}, {section} and
+        {clauses} (the last one required, so that every clause has a citation of its own)."""
+        import string
+
+        try:
+            names = [
+                name for _, name, _, _ in string.Formatter().parse(template) if name is not None
+            ]
+        except ValueError as error:
+            self.error(span, f"the citation style is not a template: {error}", None)
+            return
+        unknown = [name for name in names if name not in ast.CITE_FIELDS]
+        if unknown:
+            self.error(
+                span,
+                f"the citation style names {{{unknown[0]}}}",
+                None,
+                hint="it may name {statute}, {section} and {clauses}",
+            )
+        elif "clauses" not in names:
+            self.error(
+                span,
+                "the citation style has no {clauses}: every clause would be cited alike",
+                None,
+                hint='for example cite "{statute}{clauses}"',
+            )
+
     # ---- top level ----------------------------------------------------------------------
     def build(self, tree: Tree) -> ast.Statute:
         header, *declarations, section_tree = tree.children
         assert isinstance(header, Tree) and isinstance(section_tree, Tree)
         name = _string(cast(Token, header.children[0]))
-        fields = {"title": "", "official": "", "history": ""}
+        fields = {"title": "", "official": "", "history": "", "cite": ast.CITE}
         for field_tree in header.children[1:]:
             assert isinstance(field_tree, Tree)
-            fields[str(field_tree.data)] = _string(cast(Token, field_tree.children[0]))
+            token = cast(Token, field_tree.children[0])
+            fields[str(field_tree.data)] = _string(token)
+            if field_tree.data == "cite":
+                self.check_cite(_string(token), _span(token))
         readings: dict[str, ast.Reading] = {}
         inputs: dict[str, ast.Input] = {}
         results: list[tuple[str, ast.Span]] = []
@@ -253,6 +284,7 @@ class _Builder:
             definitions=self.definitions,
             invariants=self.invariants,
             monotones=self.monotones,
+            cite=fields["cite"],
         )
 
     def reading(self, tree: Tree) -> ast.Reading:

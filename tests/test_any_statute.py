@@ -127,3 +127,100 @@ def test_impact_refuses_a_headline_that_is_not_a_number(population: Path) -> Non
         impact(
             load_statute(RATIO), load_statute(AMENDED), str(population), "jsonl", headline="band"
         )
+
+
+# ---- labels and citations of other codes --------------------------------------------------------
+FRINGE = HERE / "fringe.lex"
+
+
+def test_upper_case_labels_and_a_declared_citation_style() -> None:
+    statute = load_statute(FRINGE)
+    result = statute.evaluate({"price": "100", "discount": "25", "services": True}, trace=True)
+    assert result.values["excluded_limit"] == 20
+    citations = {name: citation for name, _, citation in result.table()}
+    assert citations == {
+        "excluded_limit": "26 U.S.C. § 132(c)(1)(B)",
+        "fully_qualified": "26 U.S.C. § 132(c)(1)",
+    }
+    property_case = statute.evaluate({"price": "100", "gross_profit_percentage": "0.3"})
+    assert property_case.values["excluded_limit"] == 30
+    clause = statute.ast.definitions["excluded_limit"].cases[0].clause  # type: ignore[union-attr]
+    assert clause.anchor == "c-1-A" and clause.short_citation == "(c)(1)(A)"
+
+
+LABELS_TEXT = """7. Labels.
+(a) First.
+(A) Upper.
+(i) Roman.
+(I) Upper roman.
+(aa) Doubled.
+(1A) Inserted.
+B. Lettered.
+"""
+LABELS_ENCODING = """statute "Labels Act"
+  official "labels.txt"
+  cite "cl {section}{clauses}"
+
+input x: count = 0 "x";
+results y;
+
+section 7. "Labels." {
+  (a) "First." {
+    (A) "Upper." {
+      (i) "Roman." {
+        (I) "Upper roman." {
+          rule y: count = x;
+        }
+      }
+    }
+  }
+  (aa) "Doubled." text_only "nothing to compute"
+  (1A) "Inserted." text_only "nothing to compute"
+  B. "Lettered." text_only "nothing to compute"
+}
+"""
+
+
+def test_any_subdivision_scheme_nests_and_is_cited(tmp_path: Path) -> None:
+    from lextrace.dsl.loader import analyse
+
+    (tmp_path / "labels.txt").write_text(LABELS_TEXT, encoding="utf-8")
+    path = tmp_path / "labels.lex"
+    path.write_text(LABELS_ENCODING, encoding="utf-8")
+    analysis = analyse(path)
+    assert [d.message for d in analysis.errors] == []
+    statute = analysis.statute
+    assert statute is not None
+    cited = [statute.citation(c) for c in statute.clauses]
+    assert cited == [
+        "cl 7",
+        "cl 7(a)",
+        "cl 7(a)(A)",
+        "cl 7(a)(A)(i)",
+        "cl 7(a)(A)(i)(I)",
+        "cl 7(aa)",
+        "cl 7(1A)",
+        "cl 7(B)",
+    ]
+    assert statute.clauses[4].anchor == "a-A-i-I"
+
+
+@pytest.mark.parametrize(
+    ("style", "message"),
+    [
+        ("{statute} § {sectoin}", "the citation style names {sectoin}"),
+        ("{statute}", "the citation style has no {clauses}"),
+        ("{statute{clauses}", "the citation style is not a template"),
+    ],
+)
+def test_a_bad_citation_style_is_refused_where_it_is_written(
+    tmp_path: Path, style: str, message: str
+) -> None:
+    from lextrace.dsl.loader import analyse
+
+    (tmp_path / "labels.txt").write_text(LABELS_TEXT, encoding="utf-8")
+    path = tmp_path / "labels.lex"
+    path.write_text(LABELS_ENCODING.replace("cl {section}{clauses}", style), encoding="utf-8")
+    errors = analyse(path).errors
+    assert [(d.line, d.column) for d in errors] == [(3, 8)]
+    assert message in errors[0].message

@@ -71,7 +71,7 @@ class Site:
 
     def cite(self, clause: ast.Clause, from_page: str) -> str:
         """Returns a clause's citation as a Markdown link to its anchor."""
-        citation = clause.short_citation or "section 75"
+        citation = clause.own_citation
         return f"[{citation}]({self.clause_link(clause, from_page)})"
 
     def reading_link(self, reading_id: str, from_page: str) -> str:

@@ -22,7 +22,7 @@ LinkFor = Callable[[ast.Clause], str] | None
 
 def cite(clause: ast.Clause, link_for: LinkFor) -> str:
     """Returns a clause's citation, linked when pages are linked."""
-    citation = clause.short_citation or "section 75"
+    citation = clause.own_citation
     return f"[{citation}]({link_for(clause)})" if link_for else citation
 
 
