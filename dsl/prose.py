@@ -94,9 +94,20 @@ class Narrator:
             return self.statute.definitions[expr.name].type
         return None
 
+    def not_given(self, expr: ast.Expr) -> bool:
+        """True for an optional input the scenario does not give (it has no value to show)."""
+        return (
+            isinstance(expr, ast.Ref)
+            and expr.name in self.statute.inputs
+            and self.statute.inputs[expr.name].optional
+            and self._scratch.inputs.get(expr.name) is None
+        )
+
     def shown(self, expr: ast.Expr, step: Step, like: ast.Type | None = None) -> str:
         """Returns a value of a sub-expression for people, typed by the name it comes from or by
-        `like` (the type of the rule it sits in)."""
+        `like` (the type of the rule it sits in); "not given" for an optional input left out."""
+        if self.not_given(expr):
+            return "not given"
         value = self.value(expr, step)
         type_ = self.type_of(expr, step) or like or step.definition.type
         return display(type_, value)

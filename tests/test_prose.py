@@ -90,3 +90,15 @@ def test_every_result_of_any_scenario_can_be_told(scenario, chosen) -> None:
         text = narrator.markdown(name)
         shown = display(STATUTE.ast.definitions[name].type, result.values[name])
         assert re.search(rf"^\*\*[^*]+: {re.escape(shown)}\*\*", text), (name, text[:200])
+
+
+def test_an_optional_input_left_out_reads_not_given() -> None:
+    from pathlib import Path
+
+    limited = load_statute(Path(__file__).resolve().parent / "other_statutes" / "limit.lex")
+    for scenario, words in [({}, "(not given < $100)"), ({"limit": "40"}, "($40.00 < $100)")]:
+        result = limited.evaluate(scenario, trace=True)
+        assert result.trace is not None
+        narrator = Narrator(result.trace)
+        texts = [narrator.explain(step) for step in result.trace.steps]
+        assert any(words in s.text for s in texts), texts
