@@ -224,3 +224,23 @@ def test_a_bad_citation_style_is_refused_where_it_is_written(
     errors = analyse(path).errors
     assert [(d.line, d.column) for d in errors] == [(3, 8)]
     assert message in errors[0].message
+
+
+def test_a_count_rule_that_can_go_negative_is_refuted(tmp_path: Path) -> None:
+    from lextrace.verify.report import run
+
+    (tmp_path / "ratio.txt").write_text((HERE / "ratio.txt").read_text("utf-8"), "utf-8")
+    source = RATIO.read_text("utf-8").replace(
+        'rule twice: count = whole * 2 reviewed 2 "twice";',
+        "rule twice: count = whole - part;",
+    )
+    (tmp_path / "ratio.lex").write_text(source, "utf-8")
+    report = run(load_statute(tmp_path / "ratio.lex").ast, 10.0, 60.0)
+    outcome = next(o for o in report.outcomes if o.check.name == "count never negative: twice")
+    assert outcome.status == "VIOLATED"
+    scenario = outcome.counterexample[0]
+    assert scenario["part"] > scenario["whole"]
+    proved = run(load_statute(RATIO).ast, 10.0, 60.0)
+    assert {o.check.name: o.status for o in proved.outcomes}["count never negative: twice"] == (
+        "PROVED"
+    )

@@ -108,6 +108,7 @@ class Verifier:
         found.extend(self.monotone_checks())
         found.extend(self.case_checks())
         found.extend(self.bonus_checks())
+        found.extend(self.count_checks())
         found.extend(self.obligation_checks())
         return found
 
@@ -279,6 +280,28 @@ class Verifier:
                     },
                 )
 
+    def count_checks(self) -> Iterator[Check]:
+        """Yields, for every rule declared a count, that it is never negative: a count of jobs,
+        steps or days below zero is a mistake in its formula, whatever the scenario."""
+        model = self.first
+        for definition in self.statute.definitions.values():
+            if definition.type.kind != "count":
+                continue
+            for values in _param_values(definition.params):
+                yield Check(
+                    name=f"count never negative: {definition.name}"
+                    f"{_param_suffix(definition.params, values)}",
+                    kind="bound",
+                    description=f"'{definition.name}' is a count, so never negative "
+                    f"({self.citation(definition.clause)})",
+                    clause=definition.clause,
+                    span=definition.span,
+                    claim=model.term(definition.name, values) >= 0,
+                    confirm=self._confirm_value(definition.name, values, Fraction(0), None),
+                    replay={"name": definition.name, "args": _args(definition.params, values)}
+                    | {"low": "0"},
+                )
+
     def obligation_checks(self) -> Iterator[Check]:
         for obligation in self.first.obligations:
             where = f"line {obligation.span.line}, column {obligation.span.column}"
@@ -324,7 +347,7 @@ class Verifier:
         return confirm
 
     def _confirm_value(
-        self, name: str, args: tuple[Value, ...], low: Fraction, high: Fraction
+        self, name: str, args: tuple[Value, ...], low: Fraction, high: Fraction | None
     ) -> Callable[..., Confirmation]:
         def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
             found = judge_value(self.program, name, args, low, high, scenarios[0], readings)

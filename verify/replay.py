@@ -173,17 +173,18 @@ def judge_value(
     name: str,
     args: tuple[Value, ...],
     low: Fraction,
-    high: Fraction,
+    high: Fraction | None,
     inputs: dict[str, Value],
     readings: Mapping[str, str],
 ) -> Judgement:
-    """Returns whether a definition's value lies outside [low, high] for these inputs."""
+    """Returns whether a definition's value lies outside [low, high] (no upper bound when
+    `high` is None) for these inputs."""
     statute = program.statute
     value = evaluate(program, inputs, _selected(statute, readings)).get(name, args)
     type_ = statute.definitions[name].type
     label = name + (f"({', '.join(_show_arg(a) for a in args)})" if args else "")
-    terms = [(label, display(type_, value)), ("bounds", f"{low} .. {high}")]
-    if low <= value <= high:  # type: ignore[operator]
+    terms = [(label, display(type_, value)), ("bounds", f"{low} .. {'' if high is None else high}")]
+    if low <= value and (high is None or value <= high):  # type: ignore[operator]
         return Judgement(False, f"the evaluator finds {name} = {value}, within bounds", terms)
     return Judgement(True, f"the evaluator finds {name} = {value}", terms)
 
@@ -224,7 +225,8 @@ def judge(
             return None
         params = statute.definitions[name].params
         values = tuple(args.get(p.name) for p in params)
-        low, high = Fraction(target.get("low", "0")), Fraction(target.get("high", "0"))
+        low = Fraction(target.get("low", "0"))
+        high = Fraction(target["high"]) if "high" in target else None
         return judge_value(program, name, values, low, high, scenarios[0], readings)
     if kind == "well-formed":
         return judge_evaluates(program, scenarios[0], readings)
