@@ -442,6 +442,17 @@ class Statute:
         )
 
     @property
+    def declared_types(self) -> list[Type]:
+        """Every type the encoding declares, in order: its inputs', its definitions', and
+        their parameters' and its invariants' parameters' (enum members are named by these)."""
+        return [
+            *(declared.type for declared in self.inputs.values()),
+            *(definition.type for definition in self.definitions.values()),
+            *(p.type for definition in self.definitions.values() for p in definition.params),
+            *(p.type for invariant in self.invariants for p in invariant.params),
+        ]
+
+    @property
     def clauses(self) -> list[Clause]:
         """Every clause in document order, the section first."""
         return self.section.walk()

@@ -137,10 +137,8 @@ class _Checker:
         # The numbers each clause states, worked out once: a clause holding many rules would
         # otherwise be read again for each of them.
         self.stated: dict[int, set[Fraction]] = {}
-        for declared in statute.inputs.values():
-            self._note_members(declared.type)
-        for definition in statute.definitions.values():
-            self._note_members(definition.type)
+        for type_ in statute.declared_types:
+            self._note_members(type_)
 
     def _note_members(self, type_: ast.Type) -> None:
         for member in type_.members:

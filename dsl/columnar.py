@@ -704,10 +704,7 @@ class Engine:
         self.statute = statute
         self.readings = dict(readings)
         members: list[str] = []
-        for type_ in (
-            *(i.type for i in statute.inputs.values()),
-            *(d.type for d in statute.definitions.values()),
-        ):
+        for type_ in statute.declared_types:
             for member in type_.members:
                 if member not in members:
                     members.append(member)

@@ -146,14 +146,7 @@ class Program:
 
     def __init__(self, statute: ast.Statute) -> None:
         self.statute = statute
-        self.enum_members = {
-            member
-            for type_ in (
-                *(i.type for i in statute.inputs.values()),
-                *(d.type for d in statute.definitions.values()),
-            )
-            for member in type_.members
-        }
+        self.enum_members = {member for type_ in statute.declared_types for member in type_.members}
         self._conditions: dict[int, tuple[ast.Expr, Compiled]] = {}
         self.compiled: dict[str, Callable[[Evaluation, tuple[Value, ...]], Value]] = {}
         for name, definition in statute.definitions.items():

@@ -416,3 +416,23 @@ def test_an_argument_that_is_no_member_of_the_parameter_is_refused(tmp_path: Pat
     path = tmp_path / "fees.lex"
     path.write_text(FEES_ENCODING.replace("ARGUMENT", "huge"), encoding="utf-8")
     assert any("unknown name 'huge'" in m for m in messages(path))
+
+
+def test_the_members_of_an_enum_parameter_are_names_in_every_consumer(tmp_path: Path) -> None:
+    from lextrace import Statute
+    from lextrace.verify.report import run
+
+    (tmp_path / "fees.txt").write_text(FEES_TEXT, encoding="utf-8")
+    path = tmp_path / "fees.lex"
+    source = FEES_ENCODING.replace("enum(small, large)): money", "enum(tiny, huge)): money")
+    source = source.replace("if k = small then", "if k = tiny then")
+    source = source.replace("fee(k: ARGUMENT)", "fee(k: huge)")
+    source = source.replace("    rule fee_of_its_kind: money = fee(k: kind);\n", "")
+    source = source.replace("results fee_total, fee_of_its_kind;", "results fee_total;")
+    source = source.replace('input kind: enum(small, large) = small "the kind";\n', "")
+    path.write_text(source, encoding="utf-8")
+    assert [d.message for d in analyse(path).errors] == []
+    statute = Statute(load(path))
+    assert statute.evaluate({"items": 2}).values["fee_total"] == 40  # the reference path
+    assert statute.evaluate({"items": 2}, trace=True).values["fee_total"] == 40
+    assert all(o.status == "PROVED" for o in run(statute.ast, 10.0, 60.0).outcomes)

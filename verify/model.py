@@ -86,10 +86,7 @@ class Model:
         self.input_uses: dict[tuple[str, tuple[Value, ...]], set[str]] = {}
         self.member_index = {
             member: index
-            for type_ in (
-                *(i.type for i in statute.inputs.values()),
-                *(d.type for d in statute.definitions.values()),
-            )
+            for type_ in statute.declared_types
             for index, member in enumerate(type_.members)
         }
         self._declare_inputs()
