@@ -426,6 +426,12 @@ def default_value(declared: ast.Input) -> Value:
 # ---- reading files -------------------------------------------------------------------------
 
 
+def yaml_loader() -> Any:
+    """Returns the YAML loader class scenarios are read with: safe, floats kept as exact text,
+    each field given once, every value it cannot construct refused at its position."""
+    return _yaml_loader()
+
+
 def _yaml_loader() -> Any:
     import yaml
 
