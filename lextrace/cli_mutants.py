@@ -39,7 +39,17 @@ def _progress(done: int, total: int, result: Any) -> None:
     "--tests",
     "run_tests",
     is_flag=True,
-    help="Also run the fast tests on every mutant the checks and proofs let through.",
+    help="Also run the encoding's test cases (<stem>.cases.yaml beside it, or --cases) on every "
+    "mutant the checks and proofs let through; a failing case kills it.",
+)
+@click.option(
+    "--cases",
+    "cases",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="The cases files to run with --tests, instead of the one beside the encoding "
+    "(repeatable; implies --tests).",
 )
 @output_format("text", "json", what="the report")
 @z3_timeout(2.0, what="each Z3 call")
@@ -60,6 +70,7 @@ def mutants(
     limit: int | None,
     seed: int,
     run_tests: bool,
+    cases: tuple[str, ...],
     output_format: str,
     timeout: float,
     budget: float,
@@ -69,11 +80,13 @@ def mutants(
     """Seed mutations into the encoding's rules and report which the checks, proofs or tests kill.
 
     Each mutant (a changed amount, a flipped comparison, a dropped cap, ...) is checked
-    statically, proved, optionally tested, and, when nothing kills it, compared with the
-    original: equivalent when every result is proved equal. The kill rate is killed /
+    statically, proved, optionally run through the encoding's own test cases, and, when
+    nothing kills it, compared with the original: equivalent when every result is proved
+    equal. The kill rate is killed /
     non-equivalent mutants. Exit 0 when the run completes, 2 for an unusable encoding.
     """
     from .api import encoding_path
+    from .cases import CasesError
     from .verify.mutants import UnusableEncoding, render_text, run_mutants, to_json
 
     path = encoding_path(encoding)
@@ -86,7 +99,8 @@ def mutants(
             path,
             limit=limit,
             seed=seed,
-            tests=run_tests,
+            tests=run_tests or bool(cases),
+            cases=cases,
             timeout=timeout,
             budget=budget,
             jobs=jobs,
@@ -94,6 +108,8 @@ def mutants(
         )
     except UnusableEncoding as error:
         raise BadInput(f"lextrace mutants: {error}") from None
+    except CasesError as error:
+        raise BadInput(error.render()) from None
     if output_format == "json":
         click.echo(json.dumps(to_json(report), indent=2, ensure_ascii=False))
     else:

@@ -12,8 +12,8 @@ Each mutant is then run through, in order:
    are run anyway, to measure what the proofs alone would catch;
 2. the proofs (`verify.report.run`): killed by "proof" when any check is VIOLATED, VACUOUS or
    ERROR;
-3. optionally a fast part of the test suite in a subprocess (LEXTRACE_ENCODING=the mutant):
-   killed by "tests" when it fails;
+3. optionally the encoding's own test cases (`lextrace.cases`: `<stem>.cases.yaml` beside it,
+   or the files given), run in-process on the mutant: killed by "tests" when a case fails;
 4. an equivalence proof for what is left: "equivalent" when every result is proved equal to
    the original's for every valid scenario and every reading; otherwise "survived".
 
@@ -23,12 +23,9 @@ The kill rate is killed / non-equivalent mutants: a measurement, not a pass/fail
 from __future__ import annotations
 
 import multiprocessing
-import os
 import random
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -60,8 +57,7 @@ KILLED_BY = ("check", "proof", "tests")
 STATUSES = (*KILLED_BY, "equivalent", "survived")
 PROOF_KILLS = frozenset({"VIOLATED", "VACUOUS", "ERROR"})
 NUMBER_CHECK = "is not stated in the words of"  # the checker's untraceable-number message
-TEST_FILES: tuple[str, ...] = ("tests/test_examples_by_hand.py", "tests/test_boundaries.py")
-TEST_TIMEOUT_SECONDS = 300
+CASES_SUFFIX = ".cases.yaml"  # an encoding's test cases live beside it: <stem>.cases.yaml
 
 # ---------------------------------------------------------------------------------------------
 # Mutants
@@ -595,8 +591,7 @@ class Job:
     timeout: float
     budget: float
     tests: bool
-    tests_root: str | None
-    test_files: tuple[str, ...] = TEST_FILES
+    cases: tuple[str, ...] = ()  # the cases files run when `tests`
 
 
 @dataclass
@@ -681,7 +676,8 @@ def _run_in(job: Job, folder: Path) -> MutantResult:
         return result
     # (c) tests, for survivors
     if result.status == "survived" and job.tests:
-        failed_tests, detail = _run_tests(path, job)
+        assert statute is not None
+        failed_tests, detail = run_cases(statute, job.cases, str(path))
         if failed_tests:
             result.status = "tests"
             result.tests_detail = detail
@@ -697,35 +693,32 @@ def _run_in(job: Job, folder: Path) -> MutantResult:
     return result
 
 
-def _run_tests(path: Path, job: Job) -> tuple[bool, str]:
-    """Returns (failed, the last lines of pytest's output) for the tests run on `path`."""
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-q",
-        "-x",
-        "-p",
-        "no:cacheprovider",
-        *job.test_files,
-    ]
-    env = {**os.environ, "LEXTRACE_ENCODING": str(path)}
+def run_cases(statute: ast.Statute, cases: Sequence[str], encoding: str) -> tuple[bool, str]:
+    """Returns (failed, what failed first) for the cases files `cases` run on `statute` (read
+    from `encoding`), in this process. A case failing, or the encoding raising while a case
+    runs, fails; a cases file that does not fit the encoding too."""
+    from lextrace.api import Statute
+    from lextrace.cases import CasesError, load_cases, run_file
+
     try:
-        completed = subprocess.run(
-            command,
-            cwd=job.tests_root,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=TEST_TIMEOUT_SECONDS,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return True, f"the tests did not finish within {TEST_TIMEOUT_SECONDS} s"
-    lines = [line for line in completed.stdout.splitlines() if line.strip()]
-    failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
-    detail = (failed or lines[-1:] or ["no output"])[0]
-    return completed.returncode != 0, _snippet(detail, 160)
+        program = Statute(statute)
+        for file in cases:
+            run = run_file(load_cases(file), program, encoding, trace=False)
+            for outcome in run.failures:
+                from lextrace.cases_report import failure_lines
+
+                first = (failure_lines(outcome) or ["failed"])[0]
+                return True, _snippet(f"case '{outcome.case.name}' fails: {first}", 160)
+    except CasesError as error:
+        return True, _snippet(error.problems[0].render(), 160)
+    except Exception as error:  # a mutant may break the evaluator itself: the case fails
+        return True, _snippet(f"a case raised {type(error).__name__}: {error}", 160)
+    return False, ""
+
+
+def default_cases(encoding: Path) -> Path:
+    """Returns where the test cases of an encoding live: `<stem>.cases.yaml` beside it."""
+    return encoding.with_name(encoding.stem + CASES_SUFFIX)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -751,6 +744,7 @@ class MutationReport:
     tests: bool
     limit: int | None = None
     seed: int = 0
+    cases: tuple[str, ...] = ()
 
     def totals(self) -> dict[str, int]:
         """Returns the counts: mutants, killed by check / proof / tests, by proofs alone
@@ -836,17 +830,18 @@ def run_mutants(
     timeout: float = 2.0,
     budget: float = 60.0,
     jobs: int = 2,
-    tests_root: str | Path | None = None,
+    cases: Sequence[str | Path] = (),
     progress: Callable[[int, int, MutantResult], None] | None = None,
 ) -> MutationReport:
     """Returns the report of running the mutants of the encoding at `encoding` (at most
     `limit` of them, chosen with `seed`) through checks, proofs (each Z3 call within `timeout`
-    seconds, each mutant's proofs within `budget`), with `tests` the fast tests, and the
-    equivalence proof; `jobs` processes run mutants side by side.
+    seconds, each mutant's proofs within `budget`), with `tests` the test cases (the files
+    `cases`, else `<stem>.cases.yaml` beside the encoding), and the equivalence proof; `jobs`
+    processes run mutants side by side.
 
-    Raises EncodingError when the encoding does not check (as every command reports it), and
-    UnusableEncoding when a proof of it fails or (with `tests`) its own tests fail: mutants of
-    it would measure nothing.
+    Raises EncodingError when the encoding does not check (as every command reports it),
+    CasesError when a cases file is bad, and UnusableEncoding when a proof of it fails or (with
+    `tests`) it has no cases or its own cases fail: mutants of it would measure nothing.
     """
     from lextrace.dsl.loader import analyse
 
@@ -864,27 +859,17 @@ def run_mutants(
     if broken:
         names = ", ".join(f"{o.status} {o.check.name}" for o in broken[:3])
         raise UnusableEncoding(f"{path}: the original does not verify ({names})")
-    root = str(Path(tests_root)) if tests_root is not None else None
+    files: tuple[str, ...] = ()
     if tests:
-        root = root or str(default_tests_root())
-        baseline_job = Job(
-            Mutant("original", "", "", 0, "", "", ()),
-            analysis.source,
-            statute.official,
-            "",
-            timeout,
-            budget,
-            True,
-            root,
-        )
-        failed, detail = _run_tests(path.resolve(), baseline_job)
+        files = _cases_files(path, cases)
+        failed, detail = run_cases(statute, files, str(path))
         if failed:
-            raise UnusableEncoding(f"{path}: the tests fail on the original: {detail}")
+            raise UnusableEncoding(f"{path}: the test cases fail on the original: {detail}")
     mutants = generate(statute)
     chosen = select(mutants, limit, seed)
     official_text = Path(analysis.official_path).read_text(encoding="utf-8")
     work = [
-        Job(m, analysis.source, statute.official, official_text, timeout, budget, tests, root)
+        Job(m, analysis.source, statute.official, official_text, timeout, budget, tests, files)
         for m in chosen
     ]
     results = list(_execute(work, jobs, progress))
@@ -899,16 +884,25 @@ def run_mutants(
         tests=tests,
         limit=limit,
         seed=seed,
+        cases=files,
     )
 
 
-def default_tests_root() -> Path:
-    """Returns the folder holding tests/: the working folder when it has the fast tests,
-    else the project the package was installed from."""
-    here = Path.cwd()
-    if all((here / name).is_file() for name in TEST_FILES):
-        return here
-    return Path(__file__).resolve().parent.parent
+def _cases_files(encoding: Path, cases: Sequence[str | Path]) -> tuple[str, ...]:
+    """Returns the cases files to run, absolute, checked against nothing yet: those given,
+    else the one beside the encoding. Raises UnusableEncoding when there are none, and
+    CasesError when one cannot be read."""
+    from lextrace.cases import load_cases
+
+    files = [Path(c) for c in cases] or [default_cases(encoding)]
+    if not cases and not files[0].is_file():
+        raise UnusableEncoding(
+            f"{encoding}: no test cases to run: {files[0]} does not exist "
+            "(write it, or give a cases file with --cases FILE)"
+        )
+    for file in files:
+        load_cases(file)  # a bad file is reported now, at its line and column
+    return tuple(str(file.resolve()) for file in files)
 
 
 def _execute(
@@ -980,7 +974,7 @@ def render_text(report: MutationReport) -> str:
     lines = [
         f"mutation run of {report.statute} ({report.encoding}): {len(report.results)} of "
         f"{report.generated} mutants, proofs within {report.timeout:g} s a call, "
-        f"tests {'on' if report.tests else 'off'}",
+        f"tests {'on (' + ', '.join(report.cases) + ')' if report.tests else 'off'}",
         "",
     ]
     for result in report.results:
@@ -1075,6 +1069,7 @@ def to_json(report: MutationReport) -> dict[str, object]:
         "timeout": report.timeout,
         "budget": report.budget,
         "tests": report.tests,
+        "cases": list(report.cases),
         "seconds": round(report.seconds, 3),
         "equivalence_methods": report.equivalence_methods,
         "totals": report.totals(),
