@@ -287,6 +287,7 @@ def load_cases(path: str | Path) -> CasesFile:
     cases: list[Case] = []
     if not isinstance(listed, list) or not listed:
         given = "nothing (the key is missing)" if "cases" not in document else _shown(listed)
+        given = "an empty list" if listed == [] else given
         reader.problem(("cases",), "'cases'", "a list of one case or more", given)
     else:
         names: dict[str, int | None] = {}

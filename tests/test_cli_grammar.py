@@ -16,6 +16,7 @@ BATCH = str(EXAMPLES / "batch.jsonl")
 AMENDMENTS = ROOT / "statute" / "amendments"
 KEEPS_INVARIANTS = str(AMENDMENTS / "small-business-750" / "nj-34-1b-343.lex")
 BREAKS_INVARIANTS = str(AMENDMENTS / "uncapped-port-bonus" / "nj-34-1b-343.lex")
+CASES = str(ROOT / "statute" / "nj-34-1b-343.cases.yaml")
 
 # Every command that reads one encoding, with the rest of a call that would succeed.
 ONE_ENCODING: dict[str, list[str]] = {
@@ -97,6 +98,9 @@ EXPECTED_CODES = [
     (["impact", KEEPS_INVARIANTS, KEEPS_INVARIANTS, "no-such.jsonl"], exits.BAD_INPUT),
     (["mutants", "--limit", "1"], exits.OK),
     (["mutants", "--jobs", "0"], exits.BAD_INPUT),
+    (["test", CASES], exits.OK),
+    (["test", CASES, "--encoding", KEEPS_INVARIANTS], exits.FAILED),  # its small-business bonus
+    (["test", "no-such.cases.yaml"], exits.BAD_INPUT),
     (["no-such-command"], exits.BAD_INPUT),
 ]
 

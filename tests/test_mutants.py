@@ -44,7 +44,7 @@ def mutants(original: ast.Statute) -> list[Mutant]:
     return generate(original)
 
 
-def _job(original: ast.Statute, mutant: Mutant) -> Job:
+def _job(original: ast.Statute, mutant: Mutant, cases: tuple[str, ...] = ()) -> Job:
     return Job(
         mutant,
         original.source,
@@ -52,8 +52,8 @@ def _job(original: ast.Statute, mutant: Mutant) -> Job:
         OFFICIAL.read_text(encoding="utf-8"),
         timeout=2.0,
         budget=60.0,
-        tests=False,
-        tests_root=None,
+        tests=bool(cases),
+        cases=cases,
     )
 
 
@@ -219,3 +219,82 @@ def test_an_unusable_encoding_exits_2(tmp_path: Path) -> None:
     assert completed.returncode == 2
     assert "Traceback" not in completed.stderr
     assert "broken.lex" in completed.stderr
+
+
+# ---- --tests: the encoding's own cases ----------------------------------------------------------
+
+RATIO = Path(__file__).resolve().parent / "other_statutes"
+RATIO_CASES = """cases:
+  - name: a third
+    scenario: {part: 1, whole: 3}
+    expect: {ratio: "1/3", twice: 6, exceeds: false, band: low}
+  - name: more than the whole
+    scenario: {part: 4, whole: 2}
+    expect: {ratio: "2", twice: 4, exceeds: true, band: high}
+  - name: the whole itself
+    scenario: {part: 2, whole: 2}
+    expect: {exceeds: false}
+"""
+
+
+def _ratio(tmp_path: Path, cases: str | None) -> Path:
+    """A copy of the ratio statute in `tmp_path`, with `cases` beside it as its cases file."""
+    for name in ("ratio.lex", "ratio.txt"):
+        (tmp_path / name).write_text((RATIO / name).read_text(encoding="utf-8"), encoding="utf-8")
+    if cases is not None:
+        (tmp_path / "ratio.cases.yaml").write_text(cases, encoding="utf-8")
+    return tmp_path / "ratio.lex"
+
+
+def test_a_mutant_the_proofs_let_through_is_killed_by_the_bundled_cases(
+    original: ast.Statute, mutants: list[Mutant]
+) -> None:
+    mutant = _find(mutants, "(c)(1)(f): $200 -> $1,000 in rule salary_bonus")
+    cases = str(BUNDLED.with_name(BUNDLED.stem + ".cases.yaml"))
+    assert run_job(_job(original, mutant)).status != "tests"  # without the cases
+    result = run_job(_job(original, mutant, (cases,)))
+    assert result.status == "tests"
+    assert result.check_errors == [] and result.proof_failures == []
+    assert result.tests_detail.startswith("case '")
+    assert "expected" in result.tests_detail and "(to the cent)" in result.tests_detail
+
+
+def test_tests_run_the_cases_beside_an_encoding_of_another_statute(tmp_path: Path) -> None:
+    encoding = _ratio(tmp_path, RATIO_CASES)
+    completed = _lextrace(
+        "mutants", "--tests", "-e", str(encoding), "--jobs", "1", "--format", "json"
+    )
+    assert completed.returncode == 0, completed.stderr
+    report = json.loads(completed.stdout)
+    assert report["tests"] is True
+    assert report["cases"] == [str((tmp_path / "ratio.cases.yaml").resolve())]
+    assert report["totals"]["killed_by_tests"] >= 3
+    assert report["totals"]["survived"] == 0  # the case at part = whole kills the flipped >
+    by_tests = [m for m in report["mutants"] if m["killed_by"] == "tests"]
+    assert all(m["tests_detail"].startswith("case '") for m in by_tests)
+
+
+def test_tests_without_cases_or_with_cases_failing_on_the_original_exit_2(tmp_path: Path) -> None:
+    encoding = _ratio(tmp_path, None)
+    missing = _lextrace("mutants", "--tests", "-e", str(encoding))
+    assert missing.returncode == 2
+    assert f"no test cases to run: {tmp_path / 'ratio.cases.yaml'} does not exist" in (
+        missing.stderr
+    )
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(
+        "cases:\n  - {name: wrong, scenario: {part: 1, whole: 3}, expect: {twice: 7}}\n",
+        encoding="utf-8",
+    )
+    failing = _lextrace("mutants", "-e", str(encoding), "--cases", str(wrong))  # implies --tests
+    assert failing.returncode == 2
+    assert "the test cases fail on the original: case 'wrong' fails: twice = 6, expected 7" in (
+        failing.stderr
+    )
+    wrong.write_text("cases:\n  - {name: wrong, scenario: {part: 1}, expect: {twice: x}}\n")
+    bad = _lextrace("mutants", "-e", str(encoding), "--cases", str(wrong))
+    assert bad.returncode == 2
+    assert f"{wrong}:2:56: case 'wrong': expect.twice: expected a whole number, given \"x\"" in (
+        bad.stderr
+    )
+    assert "Traceback" not in missing.stderr + failing.stderr + bad.stderr

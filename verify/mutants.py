@@ -861,7 +861,7 @@ def run_mutants(
         raise UnusableEncoding(f"{path}: the original does not verify ({names})")
     files: tuple[str, ...] = ()
     if tests:
-        files = _cases_files(path, cases)
+        files = _cases_files(path, cases, statute)
         failed, detail = run_cases(statute, files, str(path))
         if failed:
             raise UnusableEncoding(f"{path}: the test cases fail on the original: {detail}")
@@ -888,11 +888,14 @@ def run_mutants(
     )
 
 
-def _cases_files(encoding: Path, cases: Sequence[str | Path]) -> tuple[str, ...]:
-    """Returns the cases files to run, absolute, checked against nothing yet: those given,
-    else the one beside the encoding. Raises UnusableEncoding when there are none, and
-    CasesError when one cannot be read."""
-    from lextrace.cases import load_cases
+def _cases_files(
+    encoding: Path, cases: Sequence[str | Path], statute: ast.Statute
+) -> tuple[str, ...]:
+    """Returns the cases files to run, absolute: those given, else the one beside the
+    encoding. Raises UnusableEncoding when there are none, and CasesError when one is bad or
+    does not fit `statute` (its results, readings and the types of their values)."""
+    from lextrace.api import Statute
+    from lextrace.cases import bind, load_cases
 
     files = [Path(c) for c in cases] or [default_cases(encoding)]
     if not cases and not files[0].is_file():
@@ -900,8 +903,9 @@ def _cases_files(encoding: Path, cases: Sequence[str | Path]) -> tuple[str, ...]
             f"{encoding}: no test cases to run: {files[0]} does not exist "
             "(write it, or give a cases file with --cases FILE)"
         )
+    program = Statute(statute)
     for file in files:
-        load_cases(file)  # a bad file is reported now, at its line and column
+        bind(load_cases(file), program)  # a bad file is reported now, at its line and column
     return tuple(str(file.resolve()) for file in files)
 
 
