@@ -367,3 +367,14 @@ def test_every_file_is_checked_before_any_case_runs(tmp_path: Path) -> None:
     assert f"{tmp_path / 'none.yaml'}: expected an existing cases file, given no such file" in (
         missing.stderr
     )
+
+
+def test_the_example_of_the_guide_passes(tmp_path: Path) -> None:
+    guide = (ROOT / "docs" / "test-cases.md").read_text(encoding="utf-8")
+    start = guide.index("```yaml\nencoding: ") + len("```yaml\n")
+    text = guide[start : guide.index("```", start)]
+    text = text.replace("encoding: ", f"encoding: {ROOT / 'statute'}/", 1)
+    cases = write(tmp_path, text.replace("../examples/", f"{EXAMPLES}/"))
+    completed = run("test", str(cases))
+    assert completed.returncode == exits.OK, completed.stdout + completed.stderr
+    assert "4 cases: 4 passed, 0 failed" in completed.stdout
