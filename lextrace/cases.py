@@ -43,7 +43,7 @@ FILE_KEYS = ("encoding", "cases")
 CASE_KEYS = ("name", "scenario", "readings", "expect", "refuse", "exact", "source")
 MAX_CASES_BYTES = 16 * 1024 * 1024
 _FRACTION = re.compile(r"\s*([+-]?\d{1,40})\s*/\s*(\d{1,40})\s*")
-Path_ = tuple[str | int, ...]  # where a value sits in the document: ("cases", 2, "expect")
+Where = tuple[str | int, ...]  # where a value sits in the document: ("cases", 2, "expect")
 
 
 # ---- problems ---------------------------------------------------------------------------------
@@ -113,10 +113,10 @@ class _Marks:
     JSON and TOML give none."""
 
     def __init__(self) -> None:
-        self.values: dict[Path_, tuple[int, int]] = {}
-        self.keys: dict[Path_, tuple[int, int]] = {}
+        self.values: dict[Where, tuple[int, int]] = {}
+        self.keys: dict[Where, tuple[int, int]] = {}
 
-    def walk(self, node: Any, path: Path_ = ()) -> None:
+    def walk(self, node: Any, path: Where = ()) -> None:
         """Records the marks of `node` and of everything inside it."""
         import yaml
 
@@ -134,7 +134,7 @@ class _Marks:
             for index, item in enumerate(node.value):
                 self.walk(item, (*path, index))
 
-    def at(self, path: Path_, key: bool = False) -> tuple[int | None, int | None]:
+    def at(self, path: Where, key: bool = False) -> tuple[int | None, int | None]:
         """Returns the line and column of the value at `path` (of its key when `key`), or of
         the nearest enclosing value that has one."""
         if key and path in self.keys:
@@ -216,7 +216,7 @@ class Case:
     name: str
     file: str
     line: int | None
-    path: Path_
+    path: Where
     scenario: Mapping[str, object] | None
     scenario_file: Path | None
     readings: dict[str, str]
@@ -246,14 +246,14 @@ class _Reader:
         self.problems: list[Problem] = []
 
     def problem(
-        self, path: Path_, label: str, expected: str, given: str, key: bool = False
+        self, path: Where, label: str, expected: str, given: str, key: bool = False
     ) -> None:
         """Records a problem at the value at `path` (at its key when `key`)."""
         line, column = self.marks.at(path, key)
         self.problems.append(Problem(self.file, label, expected, given, line, column))
 
     def keys(
-        self, data: Mapping[Any, object], known: Sequence[str], path: Path_, label: str
+        self, data: Mapping[Any, object], known: Sequence[str], path: Where, label: str
     ) -> None:
         """Reports every key of `data` that is not one of `known`."""
         for key in data:
@@ -319,7 +319,7 @@ def _encoding(reader: _Reader, document: Mapping[str, object]) -> Path | None:
     return found
 
 
-def _case(reader: _Reader, entry: object, path: Path_, names: dict[str, int | None]) -> Case | None:
+def _case(reader: _Reader, entry: object, path: Where, names: dict[str, int | None]) -> Case | None:
     label = f"cases[{path[-1]}]"
     if not isinstance(entry, Mapping):
         reader.problem(path, label, "a case: an object with a name and a scenario", _shown(entry))
@@ -369,7 +369,7 @@ def _case(reader: _Reader, entry: object, path: Path_, names: dict[str, int | No
 
 
 def _scenario(
-    reader: _Reader, entry: Mapping[str, object], path: Path_, label: str
+    reader: _Reader, entry: Mapping[str, object], path: Where, label: str
 ) -> tuple[Mapping[str, object] | None, Path | None]:
     where = (*path, "scenario")
     given = entry.get("scenario")
@@ -394,7 +394,7 @@ def _scenario(
 
 
 def _readings(
-    reader: _Reader, entry: Mapping[str, object], path: Path_, label: str
+    reader: _Reader, entry: Mapping[str, object], path: Where, label: str
 ) -> dict[str, str]:
     given = entry.get("readings", {})
     if not isinstance(given, Mapping):
@@ -420,7 +420,7 @@ def _readings(
 
 
 def _expectation(
-    reader: _Reader, entry: Mapping[str, object], path: Path_, label: str
+    reader: _Reader, entry: Mapping[str, object], path: Where, label: str
 ) -> tuple[dict[str, object] | None, tuple[str, ...] | None]:
     has_expect, has_refuse = "expect" in entry, "refuse" in entry
     if has_expect == has_refuse:
