@@ -7,6 +7,11 @@
 # "5. Housie or bingo", the form in which the language reads a section's label. A subclause's
 # heading ("Charity housie") runs into its words, as the Regulation prints it.
 #
+# The text is the clause as made (26 June 2020). Subclauses (1), (3) and (4) are word for word
+# the quotations of the clause in the sources of the expected results; the lead-in of (2) and
+# the end of (2)(b) follow the identical lead-ins of (3) and (4) and the identical paragraphs of
+# clauses 6 and 7. Compare any change of the official text with the legislation page below.
+#
 # The expected results of statute/nsw-cgr-2020-cl-5.cases.yaml are the published tests of the
 # Catala examples (NSW_community_gaming/tests) and of the OpenFisca rules of NSW
 # (openfisca_nsw_community_gaming/tests/housie).
