@@ -662,6 +662,30 @@ def _error_position(error: UnexpectedInput, text: str) -> int:
     return len(text)
 
 
+def _missing_semicolon(error: UnexpectedInput, text: str, previous: Token | None) -> int | None:
+    """Returns where a ';' belongs when `error` is a declaration running into the next one (a
+    ';' was expected, and the unexpected token starts a line): just after the last token read
+    before it. None otherwise."""
+    if not isinstance(error, UnexpectedToken) or "SEMICOLON" not in error.expected:
+        return None
+    start = error.token.start_pos
+    if start is None or error.token.type == "$END" or previous is None:
+        return None
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip():
+        return None  # the token does not start its line: some other mistake
+    end = previous.end_pos
+    if end is None or end >= start:
+        return None
+    return end
+
+
+def _line_column(text: str, position: int) -> tuple[int, int]:
+    """Returns the 1-based line and column of a position in `text`."""
+    line = text.count("\n", 0, position) + 1
+    return line, position - (text.rfind("\n", 0, position) + 1) + 1
+
+
 def _statement_bounds(text: str, position: int) -> tuple[int, int] | None:
     """Returns the span of the declaration or rule around `position`: from just after the
     previous `;`, `{` or `}` to the next `;` (statute words and comments skipped), or None
@@ -746,13 +770,18 @@ def _depth_diagnostic(tree: Tree, path: str) -> Diagnostic | None:
     return None
 
 
-def _parse_tree(text: str, deadline: float, fed: list[int]) -> Tree:
+def _parse_tree(
+    text: str, deadline: float, fed: list[int], last: list[Token] | None = None
+) -> Tree:
     """Returns Lark's tree of `text`, fed one token at a time so that the bounds are checked
-    as it goes (`fed` counts the tokens read, over every re-parse); raises _Stopped past
-    MAX_TOKENS or the deadline, UnexpectedInput on a syntax error."""
+    as it goes (`fed` counts the tokens read, over every re-parse; `last` keeps the last token
+    read before an error); raises _Stopped past MAX_TOKENS or the deadline, UnexpectedInput
+    on a syntax error."""
     interactive = _parser().parse_interactive(text)
     start = fed[0]
     for token in interactive.iter_parse():
+        if last is not None:
+            last[:] = [token]
         fed[0] += 1
         if fed[0] - start > limits.MAX_TOKENS:
             raise _Stopped(token, f"more than {limits.MAX_TOKENS:,} words and symbols (the limit)")
@@ -776,9 +805,10 @@ def parse_encoding(source: str, path: str) -> tuple[ast.Statute, list[Diagnostic
     fed = [0]
     found: list[Diagnostic] = []
     text = source
+    last: list[Token] = []
     while True:
         try:
-            tree = _parse_tree(text, deadline, fed)
+            tree = _parse_tree(text, deadline, fed, last)
             break
         except _Stopped as stop:
             found.append(
@@ -792,6 +822,26 @@ def parse_encoding(source: str, path: str) -> tuple[ast.Statute, list[Diagnostic
             )
             break
         except UnexpectedInput as error:
+            missing = _missing_semicolon(error, text, last[0] if last else None)
+            if missing is not None and isinstance(error, UnexpectedToken):
+                token = error.token
+                # A declaration that lacks its ";": said once, where it ends, and parsing goes
+                # on as if it were there (blanking it would make the next one an error too).
+                line, column = _line_column(text, missing)
+                found.append(
+                    Diagnostic(
+                        path,
+                        line,
+                        column,
+                        "a ';' is missing at the end of this declaration",
+                        hint=f"before '{token.value}' at line {token.line}",
+                    )
+                )
+                # Inserted, not put in place of the blank: a newline must stay to keep lines.
+                text = text[:missing] + ";" + text[missing:]
+                if len(found) >= MAX_SYNTAX_ERRORS or fed[0] > limits.MAX_TOKENS:
+                    break
+                continue
             found.append(_syntax_diagnostic(error, path, source))
             bounds = _statement_bounds(text, _error_position(error, text))
             # Re-parsing to find further errors stops once a whole file's worth of tokens has

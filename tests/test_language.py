@@ -436,3 +436,28 @@ def test_the_members_of_an_enum_parameter_are_names_in_every_consumer(tmp_path: 
     assert statute.evaluate({"items": 2}).values["fee_total"] == 40  # the reference path
     assert statute.evaluate({"items": 2}, trace=True).values["fee_total"] == 40
     assert all(o.status == "PROVED" for o in run(statute.ast, 10.0, 60.0).outcomes)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where"),
+    [
+        ('new full-time jobs";', 'new full-time jobs"', 'new full-time jobs"'),
+        (
+            "  per_job_retained_labor_harmony, annual_total_before_limit, annual_credit, "
+            "eligibility_period_total;",
+            "  per_job_retained_labor_harmony, annual_total_before_limit, annual_credit, "
+            "eligibility_period_total",
+            "eligibility_period_total",
+        ),
+    ],
+)
+def test_a_missing_semicolon_is_one_error_where_the_declaration_ends(
+    tmp_path: Path, encoding_source: str, old: str, new: str, where: str
+) -> None:
+    path = write_variant(tmp_path, encoding_source, old, new)
+    analysis = analyse(path)
+    assert len(analysis.errors) == 1, [d.message for d in analysis.errors]
+    error = analysis.errors[0]
+    assert error.message == "a ';' is missing at the end of this declaration"
+    line = analysis.source.splitlines()[error.line - 1]
+    assert line[: error.column - 1].endswith(where)

@@ -67,6 +67,9 @@ class Check:
     compositional: tuple[str, list[str]] | None = None  # (input, results) of a monotone check
     lemma: str | None = None  # an invariant that, once proved, serves later proofs
     replay: dict[str, Any] | None = None  # what a counterexample file names (verify/replay.py)
+    # A claim built only when the check is proved. Z3's heuristics depend on the terms alive
+    # in its context: a claim built early, kept alive, can turn another proof into a timeout.
+    build: Callable[[], Term] | None = None
 
 
 @dataclass
@@ -296,7 +299,8 @@ class Verifier:
                     f"({self.citation(definition.clause)})",
                     clause=definition.clause,
                     span=definition.span,
-                    claim=model.term(definition.name, values) >= 0,
+                    claim=z3.BoolVal(True),
+                    build=lambda name=definition.name, values=values: model.term(name, values) >= 0,
                     confirm=self._confirm_value(definition.name, values, Fraction(0), None),
                     replay={"name": definition.name, "args": _args(definition.params, values)}
                     | {"low": "0"},
@@ -390,6 +394,8 @@ class Verifier:
     ) -> Outcome:
         """Returns the outcome of one check; `validate` turns a scenario into exact inputs."""
         started = time.perf_counter()
+        if check.build is not None:
+            check.claim, check.build = check.build(), None
         if check.premise is not None:
             answer, solver = self._decide(check, check.premise)
             if answer == z3.unknown:
