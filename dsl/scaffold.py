@@ -7,11 +7,11 @@ the coverage counts every clause as not yet encoded.
 
 Labels are recognised where the text lays them out as subdivisions:
 
-- at the start of a line, one or several in a row (`c. (1) In addition ...`): a letter and a
+- at the start of a line, one or several in a row (`c. (1) The amount ...`): a letter and a
   period (`a.`, `A.`, `aa.`) or a parenthesised label (`(1)`, `(a)`, `(A)`, `(i)`, `(I)`,
   `(aa)`, `(1A)`);
 - inside a line, a parenthesised label after `:`, `;`, `; and`, `; or`, a dash or the end of a
-  sentence (`... as follows: (1) for each ...; and (2) for each ...`) when it continues a level
+  sentence (`... as follows: (1) if one ...; and (2) if two ...`) when it continues a level
   or opens a new one (`paragraph (1) of this subsection` is words, not a label).
 
 Nesting is read from the labels themselves: a label that continues the sequence of an open
@@ -30,7 +30,7 @@ from .coverage import NOT_YET_ENCODED
 
 WIDTH = 96
 
-# The heading that opens a section: `§ 132`, `Sec. 5.`, `Section 5.`, `Rule 3`, `cl 4`, `75.`.
+# The heading that opens a section: `§ 132`, `Sec. 5.`, `Section 5.`, `Rule 3`, `cl 4`, `12.`.
 _HEADING = re.compile(
     r"(?:§{1,2}\s*[0-9][0-9A-Za-z:.\-]*"
     r"|(?:Sec\.|SEC\.|Section|SECTION|Rule|RULE|Art\.|Article|ARTICLE|cl\.?|Cl\.?)\s*"
@@ -233,7 +233,7 @@ def split_heading(text: str) -> tuple[str, int]:
     if match is None:
         line = text.count("\n", 0, start) + 1
         raise ScaffoldError(
-            "no section heading (such as “75.”, “§ 132”, “Sec. 5.” or “Rule 3”) where the text "
+            "no section heading (such as “12.”, “§ 132”, “Sec. 5.” or “Rule 3”) where the text "
             "begins",
             line,
             1,
@@ -259,7 +259,7 @@ def build_tree(official: str, section_label: str | None = None) -> Node:
     section = Node(" ".join(label.split()), None)
     builder = _Builder(section)
     lines = official[position:].split("\n")
-    # The heading's line goes on with its own words, or with labels right after it (`75. a.`).
+    # The heading's line goes on with its own words, or with labels right after it (`12. a.`).
     for line in lines:
         if not line.strip():
             builder.paragraph_break = True
