@@ -7,6 +7,7 @@ the clause it sits in, so its citation comes from its position and cannot drift.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal as TypingLiteral
@@ -187,6 +188,20 @@ class BonusSum(Expr):
 # The statute's structure
 
 
+_ESCAPE = re.compile(r'\\(["\\])')
+
+
+def unescape(text: str) -> str:
+    """Returns quoted text as it reads: `\\"` a straight quote, `\\\\` one backslash (any other
+    backslash stands for itself)."""
+    return _ESCAPE.sub(r"\1", text)
+
+
+def escape(text: str) -> str:
+    """Returns `text` written for a quoted string of the language (see `unescape`)."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
 def folded(text: str) -> str:
     """Returns `text` as it reads: every run of whitespace (a line break and the indentation of
     the encoding's next line, say) one space, and none at either end."""
@@ -319,6 +334,8 @@ class Clause:
     span: Span
     items: list[object] = field(default_factory=list)
     parent: Clause | None = field(default=None, repr=False)
+    # False for a section marked `unlabelled`: the official text does not carry its label.
+    label_carried: bool = True
 
     @property
     def short_citation(self) -> str:
@@ -327,9 +344,21 @@ class Clause:
 
     @property
     def own_citation(self) -> str:
-        """The clause as the statute's own pages name it: `(c)(1)(j)`, or `section 75` for the
-        section itself (its label as the encoding gives it)."""
-        return self.short_citation or f"section {self.label.rstrip('.')}"
+        """The clause as the statute's own pages name it: `(c)(1)(j)`, or for the section
+        itself `section 75` when its label is a number (`75.`), else its label without a
+        trailing period (`§ 132`, `Sec. 5`, `Rule 3`)."""
+        if self.short_citation:
+            return self.short_citation
+        heading = self.label.rstrip(".")
+        return f"section {heading}" if heading[:1].isdigit() else heading
+
+    @property
+    def number(self) -> str:
+        """The section's number as a citation's `{section}` gives it: the label's last word
+        without a leading `§` or a trailing period (`75.` -> `75`, `§ 132` -> `132`,
+        `Sec. 5.` -> `5`, `cl 4` -> `4`)."""
+        words = self.label.split()
+        return words[-1].lstrip("§").rstrip(".") if words else ""
 
     @property
     def anchor(self) -> str:
@@ -434,10 +463,10 @@ class Statute:
     def citation(self, clause: Clause) -> str:
         """The full citation of a clause in the statute's declared style (`cite`): by default
         the statute's name then the clause's labels, e.g. `N.J.S.A. 34:1B-343(c)(1)(j)`;
-        `cl {section}{clauses}` gives `cl 4(b)`."""
+        `cl {section}{clauses}` gives `cl 4(b)` ({section} is `Clause.number`)."""
         return self.cite.format(
             statute=self.name,
-            section=self.section.label.rstrip("."),
+            section=self.section.number,
             clauses=clause.short_citation,
         )
 

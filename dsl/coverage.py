@@ -1,8 +1,10 @@
 """Coverage: how each clause of the statute is accounted for.
 
 A clause is *encoded* (it holds rules), *discretionary* or *text only* (its words are marked,
-with a reason), or *introductory* (its words introduce subclauses that are accounted for).
-A clause can be encoded and also carry a marked sentence (the staff analysis of (g)).
+with a reason), *not yet encoded* (its words are marked `text_only "not yet encoded"`, as
+`lextrace init` writes every clause), or *introductory* (its words introduce subclauses that
+are accounted for). A clause can be encoded and also carry a marked sentence (the staff
+analysis of (g)).
 """
 
 from __future__ import annotations
@@ -12,13 +14,25 @@ from dataclasses import dataclass
 
 from . import ast
 
+# The reason of a `text_only` mark that says the clause is still to be encoded.
+NOT_YET_ENCODED = "not yet encoded"
+# Every status, in the order the summaries list them.
+STATUSES = (
+    "encoded",
+    "introductory",
+    "discretionary",
+    "text only",
+    NOT_YET_ENCODED,
+    "unaccounted",
+)
+
 
 @dataclass(frozen=True)
 class ClauseCoverage:
     """How one clause is accounted for."""
 
     clause: ast.Clause
-    status: str  # encoded | discretionary | text only | introductory | unaccounted
+    status: str  # one of STATUSES
     rules: tuple[str, ...]
     marks: tuple[tuple[str, str], ...]  # (mark, reason) of each marked text piece
 
@@ -31,9 +45,7 @@ def clause_coverage(clause: ast.Clause) -> ClauseCoverage:
         if isinstance(item, ast.Rule | ast.Cases | ast.Case | ast.Invariant)
     )
     marks = tuple(
-        (piece.mark.replace("_", " "), piece.reason or "")
-        for piece in clause.texts
-        if piece.mark is not None
+        (_mark_name(piece), piece.reason or "") for piece in clause.texts if piece.mark is not None
     )
     if rules:
         status = "encoded"
@@ -44,6 +56,14 @@ def clause_coverage(clause: ast.Clause) -> ClauseCoverage:
     else:
         status = "unaccounted"
     return ClauseCoverage(clause, status, tuple(dict.fromkeys(rules)), marks)
+
+
+def _mark_name(piece: ast.TextPiece) -> str:
+    """Returns how a marked passage counts: `discretionary`, `text only`, or `not yet
+    encoded`."""
+    if piece.mark == "text_only" and piece.reason == NOT_YET_ENCODED:
+        return NOT_YET_ENCODED
+    return (piece.mark or "").replace("_", " ")
 
 
 def coverage(statute: ast.Statute) -> list[ClauseCoverage]:

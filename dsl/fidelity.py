@@ -28,17 +28,24 @@ class CarriedWord:
 
 
 def carried_words(statute: ast.Statute) -> list[CarriedWord]:
-    """Returns every word the encoding carries (labels included), in document order."""
+    """Returns every word the encoding carries (labels included, but not the label of a
+    section marked `unlabelled`), in document order."""
     words: list[CarriedWord] = []
 
     def visit(clause: ast.Clause) -> None:
-        words.append(CarriedWord(clause.label, clause.span.start, clause))
+        if clause.label_carried:
+            words.extend(
+                CarriedWord(word, clause.span.start, clause) for word in clause.label.split()
+            )
         for item in clause.items:
             if isinstance(item, ast.TextPiece):
+                # The words as written (escapes and all), so that each keeps its offset; each
+                # is compared as it reads.
                 base = item.span.start + 1  # after the opening quote
+                written = statute.source[base : item.span.end - 1]
                 words.extend(
-                    CarriedWord(match.group(), base + match.start(), clause)
-                    for match in _WORD.finditer(item.text)
+                    CarriedWord(ast.unescape(match.group()), base + match.start(), clause)
+                    for match in _WORD.finditer(written)
                 )
             elif isinstance(item, ast.Clause):
                 visit(item)

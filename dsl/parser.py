@@ -32,6 +32,7 @@ _TERMINAL_WORDS = {
     "OPTION": "a reading option such as covered-jobs",
     "CLAUSE_LABEL": "a clause label such as b., A., (1), (a), (A), (iv) or (1A)",
     "SECTION_LABEL": "a section number such as 75.",
+    "UNLABELLED": "'unlabelled'",
     "TYPE_NAME": "a type (bool, count, number, share, money)",
     "ORDER": "'first-match' or 'exclusive'",
     "BONUS": "'bonus'",
@@ -149,7 +150,7 @@ def _span(item: Tree | Token) -> ast.Span:
 
 
 def _string(token: Token) -> str:
-    return str(token)[1:-1]
+    return ast.unescape(str(token)[1:-1])
 
 
 def _prose(token: Token) -> str:
@@ -347,9 +348,23 @@ class _Builder:
 
     # ---- the statute's structure ----------------------------------------------------------
     def section(self, tree: Tree) -> ast.Clause:
-        label = cast(Token, tree.children[0])
-        clause = ast.Clause(label=str(label), path=(), span=_span(tree))
-        self.items(clause, tree.children[1:])
+        label, *rest = tree.children
+        assert isinstance(label, Token)
+        unlabelled = bool(rest) and isinstance(rest[0], Token) and rest[0].type == "UNLABELLED"
+        written = _string(label) if label.type == "STRING" else str(label)
+        clause = ast.Clause(
+            label=ast.folded(written),
+            path=(),
+            span=_span(tree),
+            label_carried=not unlabelled,
+        )
+        if not clause.label:
+            self.error(
+                _span(label),
+                "the section's label is empty",
+                hint='write its number (section 75.) or its heading (section "§ 132")',
+            )
+        self.items(clause, rest[1:] if unlabelled else rest)
         return clause
 
     def clause(self, tree: Tree, parent: ast.Clause) -> ast.Clause:
@@ -652,6 +667,8 @@ def _is_whole(expr: ast.Expr) -> bool:
 
 
 MAX_SYNTAX_ERRORS = 20
+# Quoted words, escapes and all (the grammar's STRING); None when never closed.
+_QUOTED = re.compile(r'"(?:[^"\\]|\\[\s\S])*"')
 
 
 def _error_position(error: UnexpectedInput, text: str) -> int:
@@ -696,8 +713,8 @@ def _statement_bounds(text: str, position: int) -> tuple[int, int] | None:
     while index < len(text):
         char = text[index]
         if char == '"':
-            closing = text.find('"', index + 1)
-            index = len(text) if closing < 0 else closing + 1
+            quoted = _QUOTED.match(text, index)
+            index = len(text) if quoted is None else quoted.end()
             continue
         if char == "#":
             newline = text.find("\n", index)
@@ -723,7 +740,7 @@ class _Stopped(Exception):
         self.message = message
 
 
-_BRACKETS = re.compile(r'"[^"]*"?|#[^\n]*|[(){}\[\]]')
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\[\s\S])*"?|#[^\n]*|[(){}\[\]]')
 
 
 def _nesting_diagnostic(source: str, path: str) -> Diagnostic | None:

@@ -1,5 +1,5 @@
 """The `lextrace` command: evaluate, explain, batch, check, fields, verify (and, loaded only
-when they run, diff, impact, mutants, test).
+when they run, diff, impact, init, mutants, test).
 
 Every command that reads one encoding takes it as `--encoding FILE` (default: the environment
 variable LEXTRACE_ENCODING, else the bundled statute). The exit codes are those of
@@ -138,6 +138,7 @@ class LazyGroup(click.Group):
         "diff": "lextrace.cli_diff:diff",
         "mutants": "lextrace.cli_mutants:mutants",
         "impact": "lextrace.cli_impact:impact",
+        "init": "lextrace.cli_init:init",
         "test": "lextrace.cli_test:test_cases",
     }
 
@@ -509,7 +510,7 @@ def check(encoding: str | None, official: str | None, quiet: bool) -> None:
     Exit 0 when it is usable (warnings aside), 2 when it is not.
     """
     from .api import encoding_path
-    from .dsl.coverage import coverage, summary
+    from .dsl.coverage import NOT_YET_ENCODED, STATUSES, coverage, summary
     from .dsl.loader import analyse
 
     path = encoding_path(encoding)
@@ -532,11 +533,7 @@ def check(encoding: str | None, official: str | None, quiet: bool) -> None:
     )
     click.echo(
         f"  {len(clauses)} clauses: "
-        + ", ".join(
-            f"{counts[s]} {s}"
-            for s in ("encoded", "introductory", "discretionary", "text only")
-            if counts[s]
-        )
+        + ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s] or s == "encoded")
     )
     click.echo(
         f"  {len(statute.definitions)} definitions ({len(statute.bonuses)} bonuses), "
@@ -544,7 +541,9 @@ def check(encoding: str | None, official: str | None, quiet: bool) -> None:
         f"{len(statute.results)} results, {len(statute.invariants)} invariants"
     )
     for item in clauses:
-        if item.status in ("discretionary", "text only"):
+        if item.status == NOT_YET_ENCODED:
+            click.echo(f"  {statute.citation(item.clause)}: {NOT_YET_ENCODED}")
+        elif item.status in ("discretionary", "text only"):
             click.echo(f"  {statute.citation(item.clause)}: {item.status}: {item.marks[0][1]}")
         elif item.marks:
             for mark, reason in item.marks:

@@ -96,6 +96,9 @@ class GrammarKeywords:
     after_before_option: frozenset[str]
     symbols: frozenset[str]
     patterns: dict[str, str]
+    # Keywords the grammar allows right after a section number (`unlabelled`).
+    after_section_label: frozenset[str] = frozenset()
+    patterns: dict[str, str]
 
     @property
     def all(self) -> frozenset[str]:
@@ -199,6 +202,14 @@ def grammar_keywords(grammar: str | None = None) -> GrammarKeywords:
                 and set(words_of.get(previous.name, ())) & before_option
             ):
                 after_before_option.update(words_of.get(symbol.name, ()))
+    after_section_label = {
+        word
+        for rule in parser.rules
+        for previous, symbol in itertools.pairwise(rule.expansion)
+        if isinstance(previous, Terminal) and previous.name == "SECTION_LABEL"
+        if isinstance(symbol, Terminal)
+        for word in words_of.get(symbol.name, ())
+    }
     every = {word for found in words_of.values() for word in found}
     types -= declarations
     constants -= declarations | types
@@ -211,6 +222,7 @@ def grammar_keywords(grammar: str | None = None) -> GrammarKeywords:
         after_before_option=frozenset(after_before_option),
         symbols=frozenset(symbols),
         patterns=patterns,
+        after_section_label=frozenset(after_section_label),
     )
 
 
@@ -227,7 +239,13 @@ def token_rules(keywords: GrammarKeywords) -> dict[str, list[Any]]:
     `first-match` after it is one option, not names, operators and keywords.
     """
     p = {name: f"(?:{regex})" for name, regex in keywords.patterns.items()}
-    label = rf"(?:{p['CLAUSE_LABEL']}|{p['SECTION_LABEL']})(?=\s*[\"{{])"
+    after_section = "".join(
+        f"|{re.escape(w)}{_AFTER}" for w in sorted(keywords.after_section_label)
+    )
+    label = (
+        rf"(?:{p['CLAUSE_LABEL']})(?=\s*[\"{{])"
+        rf"|(?:{p['SECTION_LABEL']})(?=\s*(?:[\"{{]{after_section}))"
+    )
     by_type: dict[_TokenType, set[str]] = {}
     for word in keywords.all - keywords.before_option:
         by_type.setdefault(keywords.token_type(word), set()).add(word)
@@ -243,7 +261,8 @@ def token_rules(keywords: GrammarKeywords) -> dict[str, list[Any]]:
         (p["COMMENT"], Comment.Single),
         (p["STRING"], String.Double),
         # A clause label (`a.`, `(1)`, `(j)`) or a section number starts a clause: its words or
-        # its block follow. Elsewhere `(a)` is a parenthesised name.
+        # its block follow (or, after a section number, `unlabelled`). Elsewhere `(a)` is a
+        # parenthesised name.
         (label, Name.Label),
         (p["MONEY"], Number),
         (p["PERCENT"], Number),

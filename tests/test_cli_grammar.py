@@ -17,6 +17,7 @@ AMENDMENTS = ROOT / "statute" / "amendments"
 KEEPS_INVARIANTS = str(AMENDMENTS / "small-business-750" / "nj-34-1b-343.lex")
 BREAKS_INVARIANTS = str(AMENDMENTS / "uncapped-port-bonus" / "nj-34-1b-343.lex")
 CASES = str(ROOT / "statute" / "nj-34-1b-343.cases.yaml")
+FRINGE_TEXT = ROOT / "tests" / "other_statutes" / "fringe.txt"
 
 # Every command that reads one encoding, with the rest of a call that would succeed.
 ONE_ENCODING: dict[str, list[str]] = {
@@ -96,6 +97,8 @@ EXPECTED_CODES = [
     (["diff", "no-such.lex", KEEPS_INVARIANTS], exits.BAD_INPUT),
     (["impact", str(ROOT / "statute" / "nj-34-1b-343.lex"), KEEPS_INVARIANTS, BATCH], exits.OK),
     (["impact", KEEPS_INVARIANTS, KEEPS_INVARIANTS, "no-such.jsonl"], exits.BAD_INPUT),
+    (["init", str(FRINGE_TEXT), "--name", "26 U.S.C.", "-o", "fringe.lex"], exits.OK),
+    (["init", "no-such-text.txt", "--name", "26 U.S.C.", "-o", "fringe.lex"], exits.BAD_INPUT),
     (["mutants", "--limit", "1"], exits.OK),
     (["mutants", "--jobs", "0"], exits.BAD_INPUT),
     (["test", CASES], exits.OK),
@@ -110,8 +113,11 @@ EXPECTED_CODES = [
     EXPECTED_CODES,
     ids=lambda v: " ".join(Path(a).name for a in v)[:60] if isinstance(v, list) else str(v),
 )
-def test_each_command_exits_with_the_documented_code(args: list[str], code: int) -> None:
-    completed = run(*args)
+def test_each_command_exits_with_the_documented_code(
+    args: list[str], code: int, tmp_path: Path
+) -> None:
+    # `init` writes its encoding in a folder of its own.
+    completed = run(*args, cwd=tmp_path if args[0] == "init" else None)
     assert completed.returncode == code, completed.stderr[-2000:]
 
 

@@ -160,8 +160,11 @@ def fingerprint(clause: ast.Clause) -> str:
 
 
 def where(clause: ast.Clause) -> str:
-    """Returns a clause's citation for people: `(c)(1)(j)`, or `section 75.` for the section."""
-    return clause.short_citation or f"section {clause.label}"
+    """Returns a clause's citation for people: `(c)(1)(j)`, or `section 75.` for the section
+    (its heading, `§ 132`, when its label is not a number)."""
+    if clause.short_citation:
+        return clause.short_citation
+    return f"section {clause.label}" if clause.label[:1].isdigit() else clause.label
 
 
 def word_diff(old: str, new: str) -> list[WordOp]:

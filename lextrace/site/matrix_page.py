@@ -1,8 +1,9 @@
 """The traceability matrix: clause → rules → invariants → examples and tests, with totals.
 
 Every clause of the statute has a row and a status: encoded (it holds rules), discretionary or
-text only (its words are marked, with the reason), or introductory (its words introduce
-subclauses that are accounted for). A clause with none of these is counted as unaccounted and
+text only (its words are marked, with the reason), not yet encoded (marked so, as
+`lextrace init` writes every clause), or introductory (its words introduce subclauses that are
+accounted for). A clause with none of these is counted as unaccounted and
 shown first; `lextrace check` refuses such an encoding.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from lextrace.dsl import ast
-from lextrace.dsl.coverage import coverage
+from lextrace.dsl.coverage import STATUSES, coverage
 
 from .context import MATRIX_PAGE, Site, relative
 from .markdown import escape, stacked_table, table
@@ -63,7 +64,12 @@ def page(site: Site) -> str:
     total = sum(counts.values())
     totals = table(
         ["status", "clauses"],
-        [[status, str(counts[status])] for status in sorted(counts)] + [["**all**", str(total)]],
+        [
+            [status, str(counts[status])]
+            for status in STATUSES
+            if counts[status] or status == "encoded"
+        ]
+        + [["**all**", str(total)]],
     )
     unaccounted = counts.get("unaccounted", 0)
     verdict = (

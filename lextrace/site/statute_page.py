@@ -31,7 +31,8 @@ def source_text(statute: ast.Statute, span: ast.Span) -> str:
 def heading(clause: ast.Clause) -> str:
     """Returns the Markdown heading of a clause, anchored by its citation."""
     level = "#" * min(2 + len(clause.path), 6)
-    title = clause.short_citation or f"Section {clause.label.rstrip('.')}"
+    own = clause.own_citation
+    title = f"S{own[1:]}" if own.startswith("section ") else own
     return f"{level} {title} {{ #{clause.anchor} }}"
 
 

@@ -1,0 +1,147 @@
+"""`lextrace init OFFICIAL.txt --name NAME -o NEW.lex`: a first encoding of an official text
+(imported only when it runs).
+
+The encoding carries the whole text, split by the subdivisions it shows, every clause marked
+`text_only "not yet encoded"` (see `lextrace.dsl.scaffold`). It is checked as `lextrace check`
+would check it before it is written, atomically, and never over an existing file unless
+`--force`. Exit codes: 0 written; 2 bad input (the official text unreadable or without a
+heading, at file:line:column; the output exists or cannot be written; a bad `--cite`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from .cli import BadInput
+
+
+def _read_official(path: Path) -> str:
+    """Returns the official text at `path`; raises EncodingError naming it when it cannot be
+    read, is not UTF-8 or is too large."""
+    from .dsl import cache, limits
+    from .dsl.errors import Diagnostic, EncodingError
+
+    try:
+        return cache.source_text(limits.read_bounded(path))
+    except limits.TooLarge as error:
+        problem = f"it has {limits.describe_size(error.size)}"
+    except FileNotFoundError:
+        problem = "no such file"
+    except IsADirectoryError:
+        problem = "is a directory, not a text file"
+    except UnicodeDecodeError as error:
+        problem = f"is not UTF-8 text (byte {error.start})"
+    except OSError as error:
+        problem = error.strerror or "cannot be read"
+    raise EncodingError(
+        [Diagnostic(str(path), 1, 1, f"cannot read the official text: {problem}")], None
+    )
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return one.resolve() == other.resolve()
+    except OSError:
+        return False
+
+
+def _checked(text: str, output: Path, official_text: str, official: Path) -> None:
+    """Raises BadInput with the diagnostics when the encoding `text` would not pass `lextrace
+    check` (a bad --cite, say); nothing is written then."""
+    from .dsl.checker import check_statute
+    from .dsl.errors import EncodingError
+    from .dsl.fidelity import check_fidelity
+    from .dsl.parser import parse_encoding
+
+    try:
+        statute, diagnostics = parse_encoding(text, str(output))
+    except EncodingError as error:
+        diagnostics = error.diagnostics
+    else:
+        diagnostics += check_statute(statute)
+        diagnostics += check_fidelity(statute, official_text, str(official))
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if errors:
+        rendered = "\n".join(d.render(text) for d in errors)
+        raise BadInput(f"{rendered}\n{output}: not written: the encoding would not be usable")
+
+
+@click.command(name="init")
+@click.argument("official", type=click.Path(dir_okay=False))
+@click.option("--name", required=True, help='The statute\'s name, as cited ("26 U.S.C.").')
+@click.option(
+    "--cite",
+    default=None,
+    help='How a clause is cited, e.g. "{statute} § {section}{clauses}" (default: '
+    '"{statute}{clauses}").',
+)
+@click.option(
+    "--section",
+    "section_label",
+    default=None,
+    help='The section\'s label when the text carries no heading (e.g. "Sec. 4"); the encoding '
+    "marks it unlabelled.",
+)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="The encoding to write.",
+)
+@click.option("--force", is_flag=True, help="Replace the output file if it exists.")
+def init(
+    official: str,
+    name: str,
+    cite: str | None,
+    section_label: str | None,
+    output: str,
+    force: bool,
+) -> None:
+    """Write a first encoding of the OFFICIAL text: its whole text, clause by clause, every
+    clause marked not yet encoded, ready for `lextrace check`.
+
+    Exit 0 when it is written, 2 on bad input (nothing is written then).
+    """
+    from .dsl.errors import Diagnostic, EncodingError
+    from .dsl.scaffold import ScaffoldError, scaffold
+    from .outputs import write_text
+
+    official_path, output_path = Path(official), Path(output)
+    if not name.strip():
+        raise BadInput("--name: the statute's name is empty")
+    if section_label is not None and not section_label.strip():
+        raise BadInput("--section: the section's label is empty")
+    if _same_file(official_path, output_path):
+        raise BadInput(f"{output}: is the official text itself; write the encoding elsewhere")
+    if output_path.exists() and not force:
+        raise BadInput(f"{output}: exists; give --force to replace it")
+    official_text = _read_official(official_path)
+    relative = os.path.relpath(official_path.resolve(), output_path.resolve().parent)
+    try:
+        text = scaffold(
+            official_text,
+            name.strip(),
+            Path(relative).as_posix(),
+            cite=cite,
+            section_label=section_label,
+            source_name=official_path.name,
+        )
+    except ScaffoldError as error:
+        raise EncodingError(
+            [
+                Diagnostic(
+                    str(official_path), error.line, error.column, error.message, hint=error.hint
+                )
+            ],
+            official_text,
+        ) from None
+    _checked(text, output_path, official_text, official_path)
+    write_text(output_path, text)
+    click.echo(
+        f"{output}: written; it carries the whole of {official} and encodes no clause yet. "
+        f"Next: lextrace check -e {output}"
+    )
