@@ -1,5 +1,5 @@
 """The `lextrace` command: evaluate, explain, batch, check, fields, verify (and, loaded only
-when they run, diff, impact, mutants).
+when they run, diff, impact, mutants, site).
 
 Every command that reads one encoding takes it as `--encoding FILE` (default: the environment
 variable LEXTRACE_ENCODING, else the bundled statute). The exit codes are those of
@@ -138,6 +138,7 @@ class LazyGroup(click.Group):
         "diff": "lextrace.cli_diff:diff",
         "mutants": "lextrace.cli_mutants:mutants",
         "impact": "lextrace.cli_impact:impact",
+        "site": "lextrace.cli_site:site",
     }
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
