@@ -16,6 +16,7 @@ BATCH = str(EXAMPLES / "batch.jsonl")
 AMENDMENTS = ROOT / "statute" / "amendments"
 KEEPS_INVARIANTS = str(AMENDMENTS / "small-business-750" / "nj-34-1b-343.lex")
 BREAKS_INVARIANTS = str(AMENDMENTS / "uncapped-port-bonus" / "nj-34-1b-343.lex")
+OTHER_STATUTES = ROOT / "tests" / "other_statutes"
 
 # Every command that reads one encoding, with the rest of a call that would succeed.
 ONE_ENCODING: dict[str, list[str]] = {
@@ -97,6 +98,8 @@ EXPECTED_CODES = [
     (["impact", KEEPS_INVARIANTS, KEEPS_INVARIANTS, "no-such.jsonl"], exits.BAD_INPUT),
     (["mutants", "--limit", "1"], exits.OK),
     (["mutants", "--jobs", "0"], exits.BAD_INPUT),
+    (["site", str(OTHER_STATUTES / "ratio.lex"), "-o", "{tmp}/site"], exits.OK),
+    (["site", "no-such.lex", "-o", "{tmp}/site"], exits.BAD_INPUT),
     (["no-such-command"], exits.BAD_INPUT),
 ]
 
@@ -106,8 +109,10 @@ EXPECTED_CODES = [
     EXPECTED_CODES,
     ids=lambda v: " ".join(Path(a).name for a in v)[:60] if isinstance(v, list) else str(v),
 )
-def test_each_command_exits_with_the_documented_code(args: list[str], code: int) -> None:
-    completed = run(*args)
+def test_each_command_exits_with_the_documented_code(
+    args: list[str], code: int, tmp_path: Path
+) -> None:
+    completed = run(*(arg.replace("{tmp}", str(tmp_path)) for arg in args))
     assert completed.returncode == code, completed.stderr[-2000:]
 
 
