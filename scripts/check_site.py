@@ -9,10 +9,10 @@ http: it loads ``search/search_index.json`` in a web worker), and every request 
 host is blocked, so that the result does not depend on the network (the machine may well be
 offline; the theme asks Google for its fonts). The checks are:
 
-1. ``statute``: the annotated statute renders: its h1 names 34:1B-343, it has at least 40
-   clause headings with ids, the heading ``#c-1-j`` exists and its block mentions "labor
-   harmony", and its code blocks are highlighted (they hold token ``span`` elements, and the
-   tokens are coloured).
+1. ``statute``: the annotated statute renders: its h1 names the statute (``--h1``), it has at
+   least ``--min-clauses`` clause headings with ids, the heading ``#ANCHOR`` (``--anchor``)
+   exists and its block holds ``--anchor-words``, and its code blocks are highlighted (they hold
+   token ``span`` elements, and the tokens are coloured).
 2. ``citations``: a worked example (``examples/distressed-manufacturer/``) renders its results
    table, and clicking several distinct citation links found on it (links into
    ``statute/#...``) lands on the statute page with the URL hash equal to the anchor, the
@@ -33,11 +33,17 @@ offline; the theme asks Google for its fonts). The checks are:
 8. ``console``: none of the pages visited logged a JavaScript console error or raised an
    uncaught exception, and no request to the local server failed.
 
-Screenshots are saved in the screenshots directory: the statute page scrolled to ``#c-1-j`` and
-full-page, the example page, the search results, the statute page at 390 px (at ``#c-1-j``), the
+Screenshots are saved in the screenshots directory: the statute page scrolled to ``#ANCHOR`` and
+full-page, the example page, the search results, the statute page at 390 px (at ``#ANCHOR``), the
 matrix at 390 px (full page) and the register entry checked. One PASS or FAIL line is printed per
 check; the exit status is 0 when all pass, 1 when any fails (or the site does not build), and
 2 for a usage error (no site directory, no Chromium, no Playwright).
+
+What is expected of the statute is a parameter, the bundled statute's by default, so that the
+site of another statute (``lextrace site``, or one statute's folder of the project's site with
+``--section SLUG/``) is checked as well: ``--h1``, ``--anchor``, ``--anchor-words``,
+``--min-clauses``, ``--search``, ``--example``, and ``--no-readings`` for an encoding that names
+no reading (the register check then only checks that the register page renders).
 """
 
 from __future__ import annotations
@@ -84,18 +90,39 @@ LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
 EXAMPLE_STEM = "distressed-manufacturer"
 SEARCH_PHRASE = "labor harmony agreement"
 MIN_CLAUSE_HEADINGS = 40
+H1 = "34:1B-343"
+ANCHOR = "c-1-j"
+ANCHOR_WORDS = "labor harmony"
 TIMEOUT_MS = 10_000
 DESKTOP = (1400, 900)
 PHONE = (390, 844)
-PROVENANCE_PAGES = [
-    "",
-    "statute/",
-    "matrix/",
-    "readings/",
-    "proof-report/",
-    f"examples/{EXAMPLE_STEM}/",
-    "cli/",
-]
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What the checks expect of the statute's pages (the bundled statute's by default)."""
+
+    section: str = ""  # the folder of the statute's pages in the site, e.g. "ratio/"
+    h1: str = H1
+    anchor: str = ANCHOR
+    anchor_words: str = ANCHOR_WORDS
+    min_clauses: int = MIN_CLAUSE_HEADINGS
+    search: str = SEARCH_PHRASE
+    example: str = EXAMPLE_STEM
+    readings: bool = True
+
+    def page(self, name: str) -> str:
+        """The path in the site of one of the statute's pages, e.g. `statute/`."""
+        return f"{self.section}{name}"
+
+    def provenance_pages(self, site_dir: Path) -> list[str]:
+        """The pages whose provenance is checked: home, the statute's, and the command-line
+        reference when the site has one."""
+        pages = ["", *(self.page(p) for p in ("statute/", "matrix/", "readings/"))]
+        pages += [self.page("proof-report/"), self.page(f"examples/{self.example}/")]
+        return pages + (["cli/"] if (site_dir / "cli" / "index.html").is_file() else [])
+
+
 REGISTER_LEAD = "Worked examples whose evaluation rests on it:"
 
 
@@ -217,7 +244,37 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=5,
         help="how many distinct citation links of the example to follow (default: 5)",
     )
+    parser.add_argument("--section", default="", help="the folder of the statute's pages")
+    parser.add_argument("--h1", default=H1, help=f"words of the statute's h1 (default: {H1})")
+    parser.add_argument(
+        "--anchor", default=ANCHOR, help=f"a clause anchor of the statute (default: {ANCHOR})"
+    )
+    parser.add_argument(
+        "--anchor-words",
+        default=ANCHOR_WORDS,
+        help=f"words of that clause, in lower case (default: {ANCHOR_WORDS!r})",
+    )
+    parser.add_argument(
+        "--min-clauses",
+        type=int,
+        default=MIN_CLAUSE_HEADINGS,
+        help=f"how many clause headings at least (default: {MIN_CLAUSE_HEADINGS})",
+    )
+    parser.add_argument(
+        "--search", default=SEARCH_PHRASE, help=f"a phrase to search (default: {SEARCH_PHRASE!r})"
+    )
+    parser.add_argument(
+        "--example", default=EXAMPLE_STEM, help=f"a worked example's page (default: {EXAMPLE_STEM})"
+    )
+    parser.add_argument(
+        "--no-readings",
+        dest="readings",
+        action="store_false",
+        help="the encoding names no reading: the register lists no example",
+    )
     args = parser.parse_args(argv)
+    if args.section and not args.section.endswith("/"):
+        args.section += "/"
     if args.citations < 1:
         parser.error("--citations must be at least 1")
     return args
@@ -419,25 +476,28 @@ _VIEWPORT_JS = """
 """
 
 
-def check_statute(page: Page, monitor: Monitor, base: str, shots: Path) -> list[str]:
+def check_statute(
+    page: Page, monitor: Monitor, base: str, shots: Path, expect: Expect = Expect()
+) -> list[str]:
     """Check 1: the annotated statute renders, with its clause headings and highlighted code."""
-    goto(page, monitor, urljoin(base, "statute/#c-1-j"))
+    anchor = expect.anchor
+    goto(page, monitor, urljoin(base, expect.page(f"statute/#{anchor}")))
     h1 = page.locator("article h1").first.inner_text()
-    if "34:1B-343" not in h1:
-        raise CheckFailed(f"the statute page's h1 is {h1!r}, without 34:1B-343")
+    if expect.h1 not in h1:
+        raise CheckFailed(f"the statute page's h1 is {h1!r}, without {expect.h1}")
     ids: list[str] = page.eval_on_selector_all(
         "article :is(h2,h3,h4,h5,h6)[id]",
         "(hs) => hs.filter((h) => h.textContent.trim().startsWith('(')).map((h) => h.id)",
     )
-    if len(ids) < MIN_CLAUSE_HEADINGS:
+    if len(ids) < expect.min_clauses:
         raise CheckFailed(
-            f"only {len(ids)} clause headings with ids (expected at least {MIN_CLAUSE_HEADINGS})"
+            f"only {len(ids)} clause headings with ids (expected at least {expect.min_clauses})"
         )
-    block = page.evaluate(_BLOCK_TEXT_JS, "c-1-j")
+    block = page.evaluate(_BLOCK_TEXT_JS, anchor)
     if block is None:
-        raise CheckFailed("no heading with id c-1-j")
-    if "labor harmony" not in " ".join(block.split()).lower():
-        raise CheckFailed("the block under #c-1-j does not contain 'labor harmony'")
+        raise CheckFailed(f"no heading with id {anchor}")
+    if expect.anchor_words not in " ".join(block.split()).lower():
+        raise CheckFailed(f"the block under #{anchor} does not contain {expect.anchor_words!r}")
     code = page.evaluate(_HIGHLIGHT_JS)
     if code["blocks"] == 0:
         raise CheckFailed("the statute page has no code blocks")
@@ -447,12 +507,12 @@ def check_statute(page: Page, monitor: Monitor, base: str, shots: Path) -> list[
         )
     if code["colours"] < 2:
         raise CheckFailed("the highlighted tokens are all one colour: the theme's CSS is missing")
-    wait_in_view(page, "c-1-j")
-    page.screenshot(path=str(shots / "statute-c-1-j.png"))
+    wait_in_view(page, anchor)
+    page.screenshot(path=str(shots / f"statute-{anchor}.png"))
     page.screenshot(path=str(shots / "statute-full.png"), full_page=True)
     return [
         f"h1 {h1.strip().rstrip(chr(182)).strip()!r}, {len(ids)} clause headings, "
-        f"#c-1-j mentions labor harmony, {code['blocks']} code blocks all highlighted"
+        f"#{anchor} mentions {expect.anchor_words}, {code['blocks']} code blocks all highlighted"
     ]
 
 
@@ -492,13 +552,15 @@ def pick_citations(hrefs: list[str], count: int) -> list[tuple[int, str]]:
     return [(first[anchor], anchor) for anchor in chosen]
 
 
-def check_citations(page: Page, monitor: Monitor, base: str, shots: Path, count: int) -> list[str]:
+def check_citations(
+    page: Page, monitor: Monitor, base: str, shots: Path, count: int, expect: Expect = Expect()
+) -> list[str]:
     """Check 2: the example renders its results table, and its citation links land on the
     statute page at the cited clause."""
     from playwright.sync_api import Error as PlaywrightError
 
-    example = urljoin(base, f"examples/{EXAMPLE_STEM}/")
-    statute_path = urlparse(urljoin(base, "statute/")).path
+    example = urljoin(base, expect.page(f"examples/{expect.example}/"))
+    statute_path = urlparse(urljoin(base, expect.page("statute/"))).path
     goto(page, monitor, example)
     table = page.evaluate(_RESULTS_TABLE_JS)
     if table is None:
@@ -563,14 +625,17 @@ def follow_citation(
     return wait_in_view(page, anchor)
 
 
-def check_search(page: Page, monitor: Monitor, base: str, shots: Path) -> list[str]:
+def check_search(
+    page: Page, monitor: Monitor, base: str, shots: Path, expect: Expect = Expect()
+) -> list[str]:
     """Check 3: searching for a phrase of a clause finds the statute page."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+    phrase = expect.search
     goto(page, monitor, base)
     box = page.locator("input.md-search__input")
     box.click()
-    box.fill(SEARCH_PHRASE)
+    box.fill(phrase)
     results = page.locator(".md-search-result__item")
     try:
         results.first.wait_for(state="visible")
@@ -579,7 +644,7 @@ def check_search(page: Page, monitor: Monitor, base: str, shots: Path) -> list[s
         said = meta.inner_text() if meta.count() else "nothing"
         page.screenshot(path=str(shots / "search.png"), full_page=True)
         raise CheckFailed(
-            f"no search results for {SEARCH_PHRASE!r} (the results panel says {said!r})"
+            f"no search results for {phrase!r} (the results panel says {said!r})"
         ) from None
     page.wait_for_timeout(300)  # let the result list settle before reading it
     targets = [
@@ -588,18 +653,18 @@ def check_search(page: Page, monitor: Monitor, base: str, shots: Path) -> list[s
             "(links) => links.map((a) => a.href)"
         )
     ]
-    statute_path = urlparse(urljoin(base, "statute/")).path
+    statute_path = urlparse(urljoin(base, expect.page("statute/"))).path
     hits = [t for t in targets if urlparse(t).path == statute_path]
     page.screenshot(path=str(shots / "search.png"), full_page=True)
     if not hits:
         raise CheckFailed(
-            f"{len(targets)} results for {SEARCH_PHRASE!r}, none on the statute page: "
+            f"{len(targets)} results for {phrase!r}, none on the statute page: "
             + ", ".join(targets[:5])
         )
     fragments = list(dict.fromkeys("#" + (urlparse(h).fragment or "top") for h in hits))
     anchors = ", ".join(fragments[:6]) + (", ..." if len(fragments) > 6 else "")
     return [
-        f"{results.count()} results for {SEARCH_PHRASE!r}, with {len(hits)} links to the "
+        f"{results.count()} results for {phrase!r}, with {len(hits)} links to the "
         f"statute page" + (f" ({anchors})" if anchors else "")
     ]
 
@@ -723,7 +788,9 @@ PROVENANCE_PARTS = {
 SHA256 = r"\b[0-9a-f]{64}\b"
 
 
-def check_layout(browser: Browser, monitor: Monitor, base: str, shots: Path) -> list[str]:
+def check_layout(
+    browser: Browser, monitor: Monitor, base: str, shots: Path, expect: Expect = Expect()
+) -> list[str]:
     """Check 4: at a desktop and a phone width, the statute's code blocks wrap (none is cut),
     no identifier breaks across lines, and the page does not scroll sideways."""
     found: list[str] = []
@@ -732,10 +799,10 @@ def check_layout(browser: Browser, monitor: Monitor, base: str, shots: Path) -> 
         context = new_context(browser, monitor, (width, height))
         try:
             page = open_page(context, monitor)
-            goto(page, monitor, urljoin(base, "statute/#c-1-j"))
+            goto(page, monitor, urljoin(base, expect.page(f"statute/#{expect.anchor}")))
             layout = page.evaluate(_LAYOUT_JS)
             if width == PHONE[0]:
-                wait_in_view(page, "c-1-j")
+                wait_in_view(page, expect.anchor)
                 page.screenshot(path=str(shots / "statute-phone.png"))
         finally:
             context.close()
@@ -760,7 +827,9 @@ def check_layout(browser: Browser, monitor: Monitor, base: str, shots: Path) -> 
     return ["no code block cut, no identifier broken, no sideways scroll: " + "; ".join(found)]
 
 
-def check_matrix(browser: Browser, monitor: Monitor, base: str, shots: Path) -> list[str]:
+def check_matrix(
+    browser: Browser, monitor: Monitor, base: str, shots: Path, expect: Expect = Expect()
+) -> list[str]:
     """Check 5: at a phone's width (and at a desktop's) the traceability matrix is cut
     nowhere."""
     problems: list[str] = []
@@ -769,7 +838,7 @@ def check_matrix(browser: Browser, monitor: Monitor, base: str, shots: Path) -> 
         context = new_context(browser, monitor, (width, height))
         try:
             page = open_page(context, monitor)
-            goto(page, monitor, urljoin(base, "matrix/"))
+            goto(page, monitor, urljoin(base, expect.page("matrix/")))
             matrix = page.evaluate(_MATRIX_JS)
             if width == PHONE[0]:
                 page.screenshot(path=str(shots / "matrix-phone.png"), full_page=True)
@@ -789,11 +858,18 @@ def check_matrix(browser: Browser, monitor: Monitor, base: str, shots: Path) -> 
     ]
 
 
-def check_register(page: Page, monitor: Monitor, base: str, shots: Path) -> list[str]:
+def check_register(
+    page: Page, monitor: Monitor, base: str, shots: Path, expect: Expect = Expect()
+) -> list[str]:
     """Check 6: a register entry lists the examples resting on its reading, and the first one
-    listed cites the reading."""
-    register = urljoin(base, "readings/")
+    listed cites the reading (for an encoding of no reading: the register renders)."""
+    register = urljoin(base, expect.page("readings/"))
     goto(page, monitor, register)
+    if not expect.readings:
+        if page.locator("article h1").count() == 0:
+            raise CheckFailed(f"{register} has no h1")
+        page.screenshot(path=str(shots / "register.png"))
+        return ["the register renders (the encoding names no reading)"]
     entries = page.evaluate(_REGISTER_JS, REGISTER_LEAD)
     if not entries:
         raise CheckFailed(f"no register entry has a paragraph {REGISTER_LEAD!r}")
@@ -817,13 +893,13 @@ def check_register(page: Page, monitor: Monitor, base: str, shots: Path) -> list
     ]
 
 
-def check_provenance(page: Page, monitor: Monitor, base: str) -> list[str]:
+def check_provenance(page: Page, monitor: Monitor, base: str, pages: list[str]) -> list[str]:
     """Check 7: every page checked carries the same provenance footer, complete, and the home
     page its Provenance section."""
     problems: list[str] = []
     footers: dict[str, str] = {}
     home_section: str | None = None
-    for path in PROVENANCE_PAGES:
+    for path in pages:
         url = urljoin(base, path)
         goto(page, monitor, url)
         found = page.evaluate(_PROVENANCE_JS)
@@ -889,6 +965,7 @@ def run_checks(
     chromium: str,
     citations: int,
     report: Callable[[CheckResult], None] = lambda result: None,
+    expect: Expect = Expect(),
 ) -> list[CheckResult]:
     """Serves `site_dir`, opens it in Chromium and runs the checks, passing each result
     to `report` as soon as it is known."""
@@ -906,13 +983,21 @@ def run_checks(
             context = new_context(browser, monitor)
             page = open_page(context, monitor)
             checks: list[tuple[str, Callable[[], list[str]]]] = [
-                ("statute", lambda: check_statute(page, monitor, base, shots)),
-                ("citations", lambda: check_citations(page, monitor, base, shots, citations)),
-                ("search", lambda: check_search(page, monitor, base, shots)),
-                ("layout", lambda: check_layout(browser, monitor, base, shots)),
-                ("matrix", lambda: check_matrix(browser, monitor, base, shots)),
-                ("register", lambda: check_register(page, monitor, base, shots)),
-                ("provenance", lambda: check_provenance(page, monitor, base)),
+                ("statute", lambda: check_statute(page, monitor, base, shots, expect)),
+                (
+                    "citations",
+                    lambda: check_citations(page, monitor, base, shots, citations, expect),
+                ),
+                ("search", lambda: check_search(page, monitor, base, shots, expect)),
+                ("layout", lambda: check_layout(browser, monitor, base, shots, expect)),
+                ("matrix", lambda: check_matrix(browser, monitor, base, shots, expect)),
+                ("register", lambda: check_register(page, monitor, base, shots, expect)),
+                (
+                    "provenance",
+                    lambda: check_provenance(
+                        page, monitor, base, expect.provenance_pages(site_dir)
+                    ),
+                ),
                 ("console", lambda: check_console(monitor)),
             ]
             for name, body in checks:
@@ -947,7 +1032,17 @@ def main(argv: list[str] | None = None) -> int:
         if not (site_dir / "index.html").is_file():
             raise UsageError(f"no built site at {site_dir} (build it, or pass --build)")
         shots.mkdir(parents=True, exist_ok=True)
-        results += run_checks(site_dir, shots, args.chromium, args.citations, print_result)
+        expect = Expect(
+            args.section,
+            args.h1,
+            args.anchor,
+            args.anchor_words,
+            args.min_clauses,
+            args.search,
+            args.example,
+            args.readings,
+        )
+        results += run_checks(site_dir, shots, args.chromium, args.citations, print_result, expect)
     except UsageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -18,6 +18,7 @@ KEEPS_INVARIANTS = str(AMENDMENTS / "small-business-750" / "nj-34-1b-343.lex")
 BREAKS_INVARIANTS = str(AMENDMENTS / "uncapped-port-bonus" / "nj-34-1b-343.lex")
 CASES = str(ROOT / "statute" / "nj-34-1b-343.cases.yaml")
 FRINGE_TEXT = ROOT / "tests" / "other_statutes" / "fringe.txt"
+OTHER_STATUTES = ROOT / "tests" / "other_statutes"
 
 # Every command that reads one encoding, with the rest of a call that would succeed.
 ONE_ENCODING: dict[str, list[str]] = {
@@ -104,6 +105,8 @@ EXPECTED_CODES = [
     (["test", CASES], exits.OK),
     (["test", CASES, "--encoding", KEEPS_INVARIANTS], exits.FAILED),  # its small-business bonus
     (["test", "no-such.cases.yaml"], exits.BAD_INPUT),
+    (["site", str(OTHER_STATUTES / "ratio.lex"), "-o", "{tmp}/site"], exits.OK),
+    (["site", "no-such.lex", "-o", "{tmp}/site"], exits.BAD_INPUT),
     (["no-such-command"], exits.BAD_INPUT),
 ]
 
@@ -117,7 +120,10 @@ def test_each_command_exits_with_the_documented_code(
     args: list[str], code: int, tmp_path: Path
 ) -> None:
     # `init` writes its encoding in a folder of its own.
-    completed = run(*args, cwd=tmp_path if args[0] == "init" else None)
+    completed = run(
+        *(arg.replace("{tmp}", str(tmp_path)) for arg in args),
+        cwd=tmp_path if args[0] == "init" else None,
+    )
     assert completed.returncode == code, completed.stderr[-2000:]
 
 

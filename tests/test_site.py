@@ -14,7 +14,14 @@ from conftest import EXAMPLES, ROOT
 
 from lextrace import Statute, load_statute
 from lextrace.dsl.coverage import coverage
-from lextrace.site import example_pages, matrix_page, provenance, readings_page, statute_page
+from lextrace.site import (
+    example_pages,
+    matrix_page,
+    project,
+    provenance,
+    readings_page,
+    statute_page,
+)
 from lextrace.site.build import fill_placeholders, readme_commands
 from lextrace.site.context import Site
 from lextrace.statute import BUNDLED, OFFICIAL
@@ -22,7 +29,7 @@ from lextrace.statute import BUNDLED, OFFICIAL
 
 @pytest.fixture(scope="module")
 def site(statute: Statute) -> Site:
-    return Site(ROOT, statute)
+    return project.default_site(ROOT, statute)
 
 
 def test_every_clause_has_its_anchored_heading_and_words(site: Site) -> None:
@@ -208,7 +215,7 @@ def test_changing_an_amount_in_the_encoding_changes_the_pages(
         ("<= $5,000 + cap_allowance", "<= $5,500 + cap_allowance"),
         ("bonus rule small_business_bonus: money =", "bonus rule small_firm_bonus: money ="),
     ]
-    changed = Site(ROOT, load_statute(_variant(tmp_path, encoding_source, edits)))
+    changed = project.default_site(ROOT, load_statute(_variant(tmp_path, encoding_source, edits)))
     assert "$3,300 per year" in statute_page.page(changed)
     assert "$3,300 per year" not in statute_page.page(site)
     example = next(e for e in changed.examples if e.stem == "distressed-manufacturer")

@@ -1,84 +1,98 @@
-"""Amendments: for each draft in statute/amendments/, the word diff of its clauses, the semantic
-diff with its witnesses, and the proofs of the amended encoding.
+"""Amendments: for each draft of the statute, the word diff of its clauses, the semantic diff with
+its witnesses, the proofs of the amended encoding and its impact over a population.
 
 The diff and the proofs are computed when the site is built, as `lextrace diff` and
-`lextrace verify` compute them.
+`lextrace verify` compute them; the impact as `lextrace impact` does, over the site's population
+(or, when it has none, over its worked examples).
 """
 
 from __future__ import annotations
 
 import html
-import sys
+import json
 import tempfile
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 from lextrace.api import Statute, load_statute
-from lextrace.impact import impact, render_markdown
+from lextrace.dsl.reserved import READINGS_KEY
 from lextrace.dsl.values import dollars
-from lextrace.statute import AMENDMENTS
+from lextrace.impact import impact, render_markdown
 from lextrace.verify.diff import Diff, WordOp, semantic_diff
 from lextrace.verify.report import Report, run
 
-from .context import AMENDMENTS_INDEX, STATUTE_PAGE, Site, relative
+from .context import AMENDMENTS_INDEX, Site, relative
 from .markdown import code, escape, table
 from .proof_page import indent, report_sections, scenario_json
 
 
 @dataclass(frozen=True)
 class Amendment:
-    """One amendment draft: its folder name, encoding, diff against the bundled statute, the
-    report of its proofs and its impact over a sample population."""
+    """One amendment draft: its name, page, encoding, diff against the statute, the report of
+    its proofs and its impact over a population."""
 
     name: str
+    page: str
+    encoding: Path
     statute: Statute
     diff: Diff
     report: Report
     impact: str = ""
 
-    @property
-    def page(self) -> str:
-        """The amendment's page under docs/."""
-        return f"amendments/{self.name}.md"
 
-
-def amendments(site: Site, folder: Path = AMENDMENTS) -> list[Amendment]:
-    """Returns every amendment draft with its diff and proofs, sorted by folder name."""
+def amendments(site: Site) -> list[Amendment]:
+    """Returns every amendment draft of the site with its diff, proofs and impact, in the order
+    given."""
     found = []
-    with tempfile.TemporaryDirectory() as folder_for_population:
-        population = sample_population(site, Path(folder_for_population))
-        for encoding in sorted(folder.glob("*/*.lex")):
+    with tempfile.TemporaryDirectory() as folder:
+        population = _population(site, Path(folder))
+        taken: set[str] = set()
+        for name, encoding in site.amendment_drafts:
+            while name in taken:
+                name += "-2"
+            taken.add(name)
             statute = load_statute(encoding)
-            report = impact(site.statute, statute, str(population), "parquet", top=5)
-            page = render_markdown(report).split("\n", 1)[1]  # the page's own title goes
-            page = page.replace(str(population), f"a generated population of {SAMPLE:,}")
+            shown = "No population to compare over: this site has no worked example."
+            if population is not None:
+                path, words = population
+                report = impact(site.statute, statute, str(path), path.suffix[1:], top=5)
+                shown = render_markdown(report).split("\n", 1)[1]  # the page's own title goes
+                # The report names its files as given; the page names them as it shows paths.
+                shown = (
+                    shown.replace(f"`{path}`", words)
+                    .replace(f"`{site.statute.ast.path}`", f"`{site.shown(site.encoding)}`")
+                    .replace(f"`{statute.ast.path}`", f"`{site.shown(encoding)}`")
+                )
+                shown = shown.replace("\n## ", "\n### ")
             found.append(
                 Amendment(
-                    encoding.parent.name,
+                    name,
+                    site.path(f"amendments/{name}.md"),
+                    encoding,
                     statute,
                     semantic_diff(site.ast, statute.ast),
                     run(statute.ast),
-                    page.replace("\n## ", "\n### "),
+                    shown,
                 )
             )
     return found
 
 
-SAMPLE = 10_000
-
-
-def sample_population(site: Site, folder: Path) -> Path:
-    """Writes the deterministic sample population of the benchmarks (every clause boundary
-    represented) as Parquet, for the impact sections."""
-    sys.path.insert(0, str(site.root))
-    try:
-        from benchmarks.population import population, write_parquet
-    finally:
-        sys.path.remove(str(site.root))
-    path = folder / "population.parquet"
-    write_parquet(path, population(SAMPLE, seed=2026))
-    return path
+def _population(site: Site, folder: Path) -> tuple[Path, str] | None:
+    """Returns the population the impact sections compare over, with how the pages name it:
+    the site's own, else its worked examples (None when it has neither)."""
+    if site.population is not None:
+        return site.population(folder)
+    if not site.examples:
+        return None
+    path = folder / "examples.jsonl"
+    lines = [
+        json.dumps({k: v for k, v in e.scenario.items() if k != READINGS_KEY}, ensure_ascii=False)
+        for e in site.examples
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, f"the {len(lines)} worked examples"
 
 
 def word_diff_html(ops: list[WordOp]) -> str:
@@ -99,21 +113,21 @@ def amendment_page(site: Site, amendment: Amendment) -> str:
     """Returns the page of one amendment draft."""
     here = amendment.page
     diff = amendment.diff
-    bundled = {c.short_citation: c for c in site.ast.clauses}
+    enacted = {c.short_citation: c for c in site.ast.clauses}
     parts = [
         f"# Amendment draft `{amendment.name}`",
         f"**{escape(amendment.statute.ast.title)}**",
-        f"Encoding `statute/amendments/{amendment.name}/{Path(amendment.statute.ast.path).name}`"
-        f", compared with the bundled {site.ast.name} by `lextrace diff` and proved by "
-        "`lextrace verify` when this site was built.",
+        f"Encoding `{site.shown(amendment.encoding)}`, compared with "
+        f"{site.ast.name} by `lextrace diff` and proved by `lextrace verify` when this site "
+        "was built.",
         "## Words changed",
     ]
     if not diff.clauses:
         parts.append("No clause's words change.")
     for change in diff.clauses:
         short = change.citation.removeprefix(site.ast.name)
-        clause = bundled.get(short)
-        title = f"[{short}]({relative(here, STATUTE_PAGE, clause.anchor)})" if clause else short
+        clause = enacted.get(short)
+        title = f"[{short}]({site.clause_link(clause, here)})" if clause else short
         parts.append(f"**{title}** ({change.status})")
         if change.word_diff:
             parts.append(f'<p class="word-diff">{word_diff_html(change.word_diff)}</p>')
@@ -180,7 +194,7 @@ def index_page(site: Site, found: list[Amendment]) -> str:
     """Returns the list of amendment drafts with their verdicts."""
     rows = [
         [
-            f"[{a.name}]({relative(AMENDMENTS_INDEX, a.page)})",
+            f"[{a.name}]({relative(site.path(AMENDMENTS_INDEX), a.page)})",
             escape(a.statute.ast.title),
             str(len(a.diff.clauses)),
             str(sum(1 for r in a.diff.results if r.witness)),
@@ -192,8 +206,8 @@ def index_page(site: Site, found: list[Amendment]) -> str:
         "\n\n".join(
             [
                 "# Amendments",
-                "Hypothetical amendment drafts of the statute, none of them law, kept to show what "
-                "the diff and the proofs say about a change before it is made.",
+                f"Amendment drafts of {site.ast.name}, proposals rather than law, kept to show "
+                "what the diff and the proofs say about a change before it is made.",
                 table(
                     ["draft", "what it is", "clauses reworded", "results that change", "proofs"],
                     rows,

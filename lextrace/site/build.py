@@ -20,36 +20,91 @@ from . import (
 from .context import (
     AMENDMENTS_INDEX,
     EXAMPLES_INDEX,
+    HOME_PAGE,
     MATRIX_PAGE,
     PROOF_PAGE,
     READINGS_PAGE,
     STATUTE_PAGE,
     Site,
+    relative,
 )
-from .markdown import code
+from .markdown import code, escape
 
 GRAMMAR_PLACEHOLDER = "<!-- lextrace:grammar -->"
 COMMANDS_PLACEHOLDER = "<!-- lextrace:readme-commands -->"
 CLI_PLACEHOLDER = "<!-- lextrace:cli-reference -->"
 PROVENANCE_PLACEHOLDER = "<!-- lextrace:provenance -->"
 
+# A statute's pages in the order of its navigation: (title, page).
+SECTIONS = (
+    ("Annotated statute", STATUTE_PAGE),
+    ("Traceability matrix", MATRIX_PAGE),
+    ("Interpretation register", READINGS_PAGE),
+    ("Proof report", PROOF_PAGE),
+)
 
-def generate(site: Site) -> dict[str, str]:
-    """Returns every generated page of the site: path under docs/ → Markdown."""
+
+def generate(site: Site, home: bool = False) -> dict[str, str]:
+    """Returns every generated page of one statute's site: path under docs/ → Markdown (with
+    its own home page when `home`; the amendment pages when it has drafts)."""
     pages = {
-        STATUTE_PAGE: statute_page.page(site),
-        MATRIX_PAGE: matrix_page.page(site),
-        READINGS_PAGE: readings_page.page(site),
-        PROOF_PAGE: proof_page.page(site),
-        EXAMPLES_INDEX: example_pages.index_page(site),
+        site.path(STATUTE_PAGE): statute_page.page(site),
+        site.path(MATRIX_PAGE): matrix_page.page(site),
+        site.path(READINGS_PAGE): readings_page.page(site),
+        site.path(PROOF_PAGE): proof_page.page(site),
+        site.path(EXAMPLES_INDEX): example_pages.index_page(site),
     }
     for example in site.examples:
         pages[example.page] = example_pages.example_page(site, example)
-    found = amendment_pages.amendments(site)
-    pages[AMENDMENTS_INDEX] = amendment_pages.index_page(site, found)
-    for amendment in found:
-        pages[amendment.page] = amendment_pages.amendment_page(site, amendment)
+    if site.amendment_drafts:
+        found = amendment_pages.amendments(site)
+        pages[site.path(AMENDMENTS_INDEX)] = amendment_pages.index_page(site, found)
+        for amendment in found:
+            pages[amendment.page] = amendment_pages.amendment_page(site, amendment)
+    if home:
+        pages[site.path(HOME_PAGE)] = home_page(site)
     return pages
+
+
+def navigation(site: Site, pages: dict[str, str]) -> list[dict[str, object] | str]:
+    """Returns the navigation of one statute's generated pages (MkDocs' `nav` entries)."""
+
+    def under(folder: str) -> list[str]:
+        index = site.path(f"{folder}/index.md")
+        return [
+            index,
+            *sorted(p for p in pages if p.startswith(f"{site.path(folder)}/") and p != index),
+        ]
+
+    nav: list[dict[str, object] | str] = []
+    if site.path(HOME_PAGE) in pages:
+        nav.append(site.path(HOME_PAGE))
+    nav += [{title: site.path(page)} for title, page in SECTIONS]
+    nav.append({"Worked examples": under("examples")})
+    if site.path(AMENDMENTS_INDEX) in pages:
+        nav.append({"Amendments": under("amendments")})
+    return nav
+
+
+def home_page(site: Site) -> str:
+    """Returns the front page of one statute's pages: what it is, its pages, and the provenance
+    of the build."""
+    statute = site.ast
+    here = site.path(HOME_PAGE)
+    history = f" {escape(statute.history)}." if statute.history else ""
+    links = [f"- [{title}]({relative(here, site.path(page))})" for title, page in SECTIONS]
+    links.append(f"- [Worked examples]({relative(here, site.path(EXAMPLES_INDEX))})")
+    if site.amendment_drafts:
+        links.append(f"- [Amendments]({relative(here, site.path(AMENDMENTS_INDEX))})")
+    parts = [
+        f"# {statute.name}",
+        f"**{escape(statute.title)}.**{history}",
+        f"The encoding `{site.shown(site.encoding)}`, made executable, traceable and provable: "
+        "every page below is generated from it when the site is built.",
+        "\n".join(links),
+        provenance.section(site.provenance),
+    ]
+    return "\n\n".join(parts) + "\n"
 
 
 def grammar() -> str:

@@ -1,8 +1,10 @@
-"""Worked examples: one page per scenario in examples/, with its results and traced explanation.
+"""Worked examples: one page per scenario file or case, with its results and traced
+explanation.
 
-Each page shows the facts of the scenario, the result table, the derivation of each result in
-prose (every number put into its rule, every citation a link to its clause), the bonuses that did
-not apply with the reason, and the whole trace as a table.
+Each page shows the facts of the scenario, the result table (with what a case expects beside
+it), the derivation of each result in prose (every number put into its rule, every citation a
+link to its clause), the bonuses that did not apply with the reason, and the whole trace as a
+table.
 """
 
 from __future__ import annotations
@@ -13,7 +15,37 @@ from lextrace.dsl.trace import display
 
 from .context import EXAMPLES_INDEX, STATUTE_PAGE, Example, Site, relative
 from .explanation import derivations, facts_table, results_table
-from .markdown import table
+from .markdown import escape, table
+
+
+def origin(site: Site, example: Example) -> str:
+    """Returns where an example comes from and how to reproduce it, in a sentence's words."""
+    shown = site.shown(example.path)
+    if example.expected is None:
+        return (
+            f"Scenario file `{shown}`. Reproduce it with `lextrace explain {shown}`"
+            + ("" if site.default_encoding else f" --encoding {site.shown(site.encoding)}")
+            + "."
+        )
+    cases = site.shown(example.source or example.path)
+    return f"Case “{escape(example.name)}” of the cases file `{cases}`."
+
+
+def expectations(site: Site, example: Example) -> str:
+    """Returns the table of the results a case expects beside those computed."""
+    statute = site.ast
+    rows = []
+    for name, expected in (example.expected or {}).items():
+        declared = statute.definitions.get(name)
+        computed = (
+            display(declared.type, example.result.values[name])
+            if declared is not None and name in example.result.values
+            else "not a result of this encoding"
+        )
+        if isinstance(expected, bool):
+            expected = "yes" if expected else "no"
+        rows.append([f"`{name}`", escape(str(expected)), computed])
+    return table(["result", "the case expects", "computed"], rows)
 
 
 def example_page(site: Site, example: Example) -> str:
@@ -32,38 +64,56 @@ def example_page(site: Site, example: Example) -> str:
         f"{site.reading_link(rid, here)} {option}"
         for rid, option in pinned_readings(example.scenario).items()
     )
+    under = (
+        f"the readings it pins ({pinned}) and the defaults otherwise"
+        if pinned
+        else "the default readings"
+    )
+    fields = (
+        f"the [scenario format]({relative(here, 'scenario-format.md')})"
+        if site.guides
+        else "`lextrace fields`"
+    )
     parts = [
         f"# {example.title}",
-        f"Scenario file `examples/{example.path.name}`, evaluated under "
-        + (
-            f"the readings it pins ({pinned}) and the defaults otherwise"
-            if pinned
-            else "the default readings"
-        )
-        + f" ({readings}). Reproduce it with `lextrace explain examples/{example.path.name}`.",
+        f"{origin(site, example)} Evaluated under {under}"
+        + (f" ({readings})" if readings else "")
+        + ".",
         "## The facts",
-        f"Fields not listed take their declared defaults (see the "
-        f"[scenario format]({relative(here, 'scenario-format.md')})).",
+        f"Fields not listed take their declared defaults (see {fields}).",
         facts_table(result, example.scenario),
         "## The results",
         results_table(result, link_for),
+    ]
+    if example.expected:
+        parts.append(expectations(site, example))
+    parts += [
         "## How each result is reached",
         *derivations(result, link_for),
         "## The whole trace",
         "Every value the evaluation computed, in the order computed, with the rule or case that "
         "gave it and its clause.",
-        result.trace.markdown(link=relative(here, STATUTE_PAGE)),
+        result.trace.markdown(link=relative(here, site.path(STATUTE_PAGE))),
     ]
     return "\n\n".join(parts) + "\n"
+
+
+def headline_results(statute: ast.Statute) -> list[str]:
+    """Returns the results the index shows for each example: the last three that are not
+    categories (an enum's member names the kind of case, not its outcome), or the last three."""
+    names = list(statute.result_names)
+    amounts = [n for n in names if statute.definitions[n].type.kind != "enum"]
+    return (amounts or names)[-3:]
 
 
 def index_page(site: Site) -> str:
     """Returns the list of worked examples with their headline results."""
     statute = site.ast
-    shown = [name for name in statute.result_names if name != "area_tier"][-3:]
+    here = site.path(EXAMPLES_INDEX)
+    shown = headline_results(statute)
     rows = []
     for example in site.examples:
-        link = f"[{example.title}]({relative(EXAMPLES_INDEX, example.page)})"
+        link = f"[{example.title}]({relative(here, example.page)})"
         rows.append(
             [link]
             + [
@@ -71,13 +121,18 @@ def index_page(site: Site) -> str:
                 for name in shown
             ]
         )
+    listing = (
+        table(["example", *[f"`{n}`" for n in shown]], rows)
+        if rows
+        else "No worked example was given (scenario files, or a cases file)."
+    )
     return (
         "\n\n".join(
             [
                 "# Worked examples",
-                "Each scenario in `examples/` evaluated and explained, step by step, with links "
-                f"to the clauses of {statute.name} that produce every number.",
-                table(["example", *[f"`{n}`" for n in shown]], rows),
+                "Each worked example evaluated and explained, step by step, with links to the "
+                f"clauses of {statute.name} that produce every number.",
+                listing,
             ]
         )
         + "\n"

@@ -1,9 +1,13 @@
-"""MkDocs hooks: add the pages generated from the encoding, list them in the navigation, and
+"""MkDocs hooks: add the pages generated from the encodings, list them in the navigation, and
 give every page's footer the build's provenance.
 
 Named in mkdocs.yml under `hooks:`. The generated pages exist only in the build; docs/ holds the
 hand-written guides alone. The footer is the theme's `partials/copyright.html`, overridden in
 `theme/` (mkdocs.yml's `custom_dir`), which shows `extra.lextrace_provenance`.
+
+Two kinds of site: the project's own (every `statute/*.lex`, see `project.py`), or, when the
+configuration's `extra.lextrace_site` is a `Site` (as `lextrace site` gives it) or names an
+encoding, the site of that one encoding, its navigation made here.
 """
 
 from __future__ import annotations
@@ -14,8 +18,10 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
-from lextrace.site.build import fill_placeholders, generate
-from lextrace.site.context import AMENDMENTS_INDEX, EXAMPLES_INDEX, Site
+from lextrace.dsl.errors import EncodingError, ScenarioError
+from lextrace.site import project
+from lextrace.site.build import fill_placeholders, generate, navigation
+from lextrace.site.context import AMENDMENTS_INDEX, EXAMPLES_INDEX, Site, SiteError
 from lextrace.site.provenance import ProvenanceError, footer_html
 
 _generated: dict[str, str] = {}
@@ -26,15 +32,46 @@ def _root(config: Any) -> Path:
     return Path(config["config_file_path"]).resolve().parent
 
 
+def single_site(settings: dict[str, Any]) -> Site:
+    """Returns the site of one encoding from `extra.lextrace_site`: its `encoding`, `root`
+    and, optional, `examples` (a folder), `cases` (a file) and `amendments` (name → encoding)."""
+    from lextrace.api import load_statute
+
+    def path(key: str) -> Path | None:
+        return Path(settings[key]) if settings.get(key) else None
+
+    return Site(
+        Path(settings["root"]),
+        load_statute(settings["encoding"]),
+        examples_dir=path("examples"),
+        cases=path("cases"),
+        amendment_drafts=tuple(
+            (name, Path(draft)) for name, draft in (settings.get("amendments") or {}).items()
+        ),
+    )
+
+
 def on_config(config: Any) -> Any:
-    """Generates the pages, and lists the examples and amendments under their sections."""
+    """Generates the pages, and lists them in the navigation."""
     _generated.clear()
-    _site[:] = [Site(_root(config))]
+    settings = config["extra"].get("lextrace_site")
     try:
-        config["extra"]["lextrace_provenance"] = footer_html(_site[0].provenance)
-    except ProvenanceError as error:
+        if isinstance(settings, Site):
+            sites = [settings]
+        elif settings:
+            sites = [single_site(settings)]
+        else:
+            sites = project.sites(_root(config))
+            sites[0].others = tuple(site.statute for site in sites[1:])
+        _site[:] = sites[:1]
+        config["extra"]["lextrace_provenance"] = footer_html(sites[0].provenance)
+        for site in sites:
+            _generated.update(generate(site, home=bool(settings) or site.folder != ""))
+    except (ProvenanceError, SiteError, EncodingError, ScenarioError) as error:
         raise PluginError(str(error)) from None
-    _generated.update(generate(_site[0]))
+    if settings:
+        config["nav"] = navigation(sites[0], _generated)
+        return config
     for entry in config["nav"] or []:
         if not isinstance(entry, dict):
             continue
@@ -43,6 +80,10 @@ def on_config(config: Any) -> Any:
                 folder = target.split("/")[0] + "/"
                 children = sorted(p for p in _generated if p.startswith(folder) and p != target)
                 entry[title] = [target, *children]
+    config["nav"] = [
+        *(config["nav"] or []),
+        *({site.ast.name: navigation(site, _generated)} for site in sites[1:]),
+    ]
     return config
 
 

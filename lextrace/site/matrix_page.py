@@ -22,8 +22,10 @@ from .tests_index import read_tests, tests_naming
 def page(site: Site) -> str:
     """Returns the traceability matrix page."""
     statute = site.ast
-    here = MATRIX_PAGE
-    tests = read_tests(site.root / "tests")
+    here = site.path(MATRIX_PAGE)
+    tests = (
+        read_tests(site.tests_dir, site.tests_mentioning) if site.tests_dir is not None else None
+    )
     rows = []
     counts: Counter[str] = Counter()
     by_clause: list[tuple[ast.Clause, list[str]]] = []
@@ -45,7 +47,7 @@ def page(site: Site) -> str:
             key=lambda r: (len(r), r),
         )
         examples = [e for e in site.examples if id(clause) in site.clauses_exercised(e)]
-        named = tests_naming(statute, clause, tests)
+        named = tests_naming(statute, clause, tests) if tests is not None else []
         by_clause.append((clause, named))
         status = item.status
         if item.marks:
@@ -58,7 +60,7 @@ def page(site: Site) -> str:
                 ", ".join(checks) or "-",
                 ", ".join(site.reading_link(r, here) for r in readings) or "-",
                 ", ".join(f"[{e.stem}]({relative(here, e.page)})" for e in examples) or "-",
-                str(len(named)),
+                *([str(len(named))] if tests is not None else []),
             ]
         )
     total = sum(counts.values())
@@ -78,40 +80,37 @@ def page(site: Site) -> str:
         else f'!!! danger "Unaccounted clauses"\n\n    {unaccounted} clause(s) have no rule and '
         "no marked reason."
     )
-    tests_list = []
-    for clause, named in by_clause:
-        if named:
-            tests_list.append(
-                f"{site.cite(clause, here)}\n:   "
-                + ", ".join(f"`{name.split('::')[1]}` ({name.split('::')[0]})" for name in named)
-            )
-    return (
-        "\n\n".join(
-            [
-                "---\nhide:\n  - toc\n---",  # the matrix needs the width more than a contents list
-                "# Traceability matrix",
-                f"Every clause of {statute.name}, what encodes it, what proves it and what "
-                "exercises it. Examples are those whose evaluation passes through the clause; "
-                "tests are those that name one of its rules, invariants or its citation.",
-                "## Totals",
-                totals,
-                verdict,
-                "## Clause by clause",
-                stacked_table(
-                    [
-                        "clause",
-                        "status",
-                        "rules and cases",
-                        "invariants and monotone properties",
-                        "readings",
-                        "examples",
-                        "tests",
-                    ],
-                    rows,
-                ),
-                "## Tests naming each clause",
-                "\n\n".join(tests_list),
-            ]
-        )
-        + "\n"
-    )
+    header = [
+        "clause",
+        "status",
+        "rules and cases",
+        "invariants and monotone properties",
+        "readings",
+        "examples",
+    ]
+    what = "Examples are those whose evaluation passes through the clause"
+    parts = [
+        "---\nhide:\n  - toc\n---",  # the matrix needs the width more than a contents list
+        "# Traceability matrix",
+        f"Every clause of {statute.name}, what encodes it, what proves it and what exercises it. "
+        + what
+        + (
+            "; tests are those that name one of its rules, invariants or its citation."
+            if tests is not None
+            else "."
+        ),
+        "## Totals",
+        totals,
+        verdict,
+        "## Clause by clause",
+        stacked_table([*header, *(["tests"] if tests is not None else [])], rows),
+    ]
+    if tests is not None:
+        tests_list = [
+            f"{site.cite(clause, here)}\n:   "
+            + ", ".join(f"`{name.split('::')[1]}` ({name.split('::')[0]})" for name in named)
+            for clause, named in by_clause
+            if named
+        ]
+        parts += ["## Tests naming each clause", "\n\n".join(tests_list) or "None."]
+    return "\n\n".join(parts) + "\n"

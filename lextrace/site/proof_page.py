@@ -97,8 +97,9 @@ def report_sections(
 
 
 def page(site: Site) -> str:
-    """Returns the proof report of the bundled encoding."""
+    """Returns the proof report of the encoding."""
     report = run(site.ast)
+    here = site.path(PROOF_PAGE)
     return (
         "\n\n".join(
             [
@@ -108,7 +109,7 @@ def page(site: Site) -> str:
                 "properties are written in the encoding inside their clauses; well-formedness "
                 "checks (cases exhaustive and exclusive, no division by zero, bonuses within "
                 "their stated amounts) are generated from the rules.",
-                *report_sections(site.statute, report, lambda c: site.clause_link(c, PROOF_PAGE)),
+                *report_sections(site.statute, report, lambda c: site.clause_link(c, here)),
             ]
         )
         + "\n"

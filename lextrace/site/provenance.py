@@ -13,6 +13,7 @@ import html
 import os
 import platform
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
@@ -53,6 +54,8 @@ class Provenance:
     official: str
     official_sha256: str
     versions: tuple[tuple[str, str], ...]
+    # The sources of the other statutes of a site of several: (file, its SHA-256).
+    others: tuple[tuple[str, str], ...] = ()
 
 
 def build_time(environ: dict[str, str] | None = None) -> str:
@@ -126,10 +129,21 @@ def _shown_path(path: Path, root: Path) -> str:
         return path.name
 
 
-def collect(root: Path, statute: ast.Statute) -> Provenance:
-    """Returns the provenance of a build from `root` of the site of `statute`."""
-    encoding = Path(statute.path)
+def collect(
+    root: Path,
+    statute: ast.Statute,
+    others: Sequence[ast.Statute] = (),
+    encoding: Path | None = None,
+) -> Provenance:
+    """Returns the provenance of a build from `root` of the site of `statute`, encoded in
+    `encoding` (by default the file it names), and of the `others`, for a site of several."""
+    encoding = encoding or Path(statute.path)
     official = encoding.parent / statute.official
+    sources = [
+        path
+        for other in others
+        for path in (Path(other.path), Path(other.path).parent / other.official)
+    ]
     return Provenance(
         built=build_time(),
         commit=commit_of(root),
@@ -138,6 +152,7 @@ def collect(root: Path, statute: ast.Statute) -> Provenance:
         official=_shown_path(official, root),
         official_sha256=_sha256(official),
         versions=tool_versions(),
+        others=tuple((_shown_path(path, root), _sha256(path)) for path in sources),
     )
 
 
@@ -157,6 +172,10 @@ def footer_html(provenance: Provenance) -> str:
         f'<code class="lextrace-hash">{provenance.encoding_sha256}</code>',
         f"{html.escape(provenance.official)} sha256 "
         f'<code class="lextrace-hash">{provenance.official_sha256}</code>',
+        *(
+            f'{html.escape(path)} sha256 <code class="lextrace-hash">{sha256}</code>'
+            for path, sha256 in provenance.others
+        ),
         versions,
     ]
     return (
@@ -180,6 +199,7 @@ def section(provenance: Provenance, admonition: bool = False) -> str:
     rows += [
         [f"`{provenance.encoding}` (encoding) SHA-256", f"`{provenance.encoding_sha256}`"],
         [f"`{provenance.official}` (official text) SHA-256", f"`{provenance.official_sha256}`"],
+        *([f"`{path}` SHA-256", f"`{sha256}`"] for path, sha256 in provenance.others),
         *([name, version] for name, version in provenance.versions),
     ]
     what = "What this build of the site was made from; every page's footer repeats it."

@@ -35,7 +35,7 @@ def clauses_touched(statute: ast.Statute, reading_id: str) -> list[ast.Clause]:
 def page(site: Site) -> str:
     """Returns the interpretation register page."""
     statute = site.ast
-    here = READINGS_PAGE
+    here = site.path(READINGS_PAGE)
     parts = [
         "# Interpretation register",
         f"Every clause of {statute.name} that can be read more than one way has a named reading "
@@ -51,7 +51,9 @@ def page(site: Site) -> str:
                 ]
                 for r in statute.readings.values()
             ],
-        ),
+        )
+        if statute.readings
+        else "This encoding names no reading: it reads every clause one way.",
     ]
     for reading in statute.readings.values():
         parts.append(
@@ -72,7 +74,7 @@ def page(site: Site) -> str:
 def _dependants(site: Site, reading: ast.Reading) -> str:
     """Returns which examples change under each alternative, and how."""
     statute = site.ast
-    here = READINGS_PAGE
+    here = site.path(READINGS_PAGE)
     using = [
         f"[{e.title}]({relative(here, e.page)})"
         for e in site.examples
@@ -92,15 +94,13 @@ def _dependants(site: Site, reading: ast.Reading) -> str:
             )
             other = site.statute.evaluate(unpinned, readings={reading.id: alternative.name})
             changed = [
-                name
-                for name in statute.result_names
-                if other.values[name] != default.values[name]
+                name for name in statute.result_names if other.values[name] != default.values[name]
             ]
             for name in changed:
                 type_ = statute.definitions[name].type
                 rows.append(
                     [
-                        f"[{example.title}]({relative(READINGS_PAGE, example.page)})",
+                        f"[{example.title}]({relative(here, example.page)})",
                         f"`{alternative.name}`",
                         f"`{name}`",
                         display(type_, default.values[name]),

@@ -1,7 +1,7 @@
 """The annotated statute: every clause's words with the rules that encode it beside them.
 
-Each clause gets a heading anchored by its citation (`#c-1-j` for (c)(1)(j)) that every other page
-links to, its words as enacted, how it is accounted for, the encoding's rules, cases, invariants
+Each clause gets a heading anchored by its citation (`#b-2` for (b)(2)) that every other page links
+to, its words as enacted, how it is accounted for, the encoding's rules, cases, invariants
 and monotone properties written in it (highlighted), the readings they rest on, and the examples
 that pass through it.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from lextrace.dsl import ast
 from lextrace.dsl.coverage import clause_coverage
 
-from .context import MATRIX_PAGE, STATUTE_PAGE, Site, relative
+from .context import MATRIX_PAGE, STATUTE_PAGE, Site, featured_clause, relative
 from .markdown import code, escape
 from .provenance import section
 
@@ -39,6 +39,7 @@ def heading(clause: ast.Clause) -> str:
 def clause_block(site: Site, clause: ast.Clause) -> str:
     """Returns the Markdown of one clause: status, words, encoding, readings, examples."""
     statute = site.ast
+    here = site.path(STATUTE_PAGE)
     coverage = clause_coverage(clause)
     parts = [heading(clause)]
     status = f"**{coverage.status}**"
@@ -81,7 +82,7 @@ def clause_block(site: Site, clause: ast.Clause) -> str:
         parts.append(
             "Readings: "
             + ", ".join(
-                f"{site.reading_link(r, STATUTE_PAGE)} ({escape(statute.readings[r].question)})"
+                f"{site.reading_link(r, here)} ({escape(statute.readings[r].question)})"
                 for r in readings
             )
         )
@@ -89,7 +90,7 @@ def clause_block(site: Site, clause: ast.Clause) -> str:
     if examples and clause.path:
         parts.append(
             "Worked examples: "
-            + ", ".join(f"[{e.title}]({relative(STATUTE_PAGE, e.page)})" for e in examples)
+            + ", ".join(f"[{e.title}]({relative(here, e.page)})" for e in examples)
         )
     return "\n\n".join(parts)
 
@@ -97,15 +98,21 @@ def clause_block(site: Site, clause: ast.Clause) -> str:
 def page(site: Site) -> str:
     """Returns the annotated statute page."""
     statute = site.ast
+    here = site.path(STATUTE_PAGE)
+    history = f" {escape(statute.history)}." if statute.history else ""
+    anchors = "Each heading's anchor is the clause's citation"
+    featured = featured_clause(statute)
+    if featured is not None:
+        citation = featured.short_citation
+        anchors += f": [{citation}]({site.clause_link(featured, here)}) is `#{featured.anchor}`"
     intro = [
         "---\nhide:\n  - toc\n---",
         f"# {statute.name}",
-        f"**{escape(statute.title)}.** {escape(statute.history)}.",
+        f"**{escape(statute.title)}.**{history}",
         "Every clause below carries the statute's words as enacted (checked word for word "
         "against the official text by `lextrace check`) and, beside them, the rules written "
-        "inside it. Each heading's anchor is the clause's citation: "
-        f"[(c)(1)(j)]({relative(STATUTE_PAGE, STATUTE_PAGE, 'c-1-j')}) is `#c-1-j`. "
-        f"The [traceability matrix]({relative(STATUTE_PAGE, MATRIX_PAGE)}) counts how every "
+        f"inside it. {anchors}. "
+        f"The [traceability matrix]({relative(here, site.path(MATRIX_PAGE))}) counts how every "
         "clause is accounted for.",
     ]
     blocks = [clause_block(site, clause) for clause in statute.clauses]

@@ -26,11 +26,15 @@ class NamedTest:
     citations: frozenset[str]
 
 
-def read_tests(folder: Path) -> list[NamedTest]:
-    """Returns every `test_*` function of the `test_*.py` files in `folder`, in file order."""
+def read_tests(folder: Path, mentioning: str | None = None) -> list[NamedTest]:
+    """Returns every `test_*` function of the `test_*.py` files in `folder` (only of those whose
+    text contains `mentioning`, when given), in file order."""
     found: list[NamedTest] = []
     for path in sorted(folder.glob("test_*.py")):
-        module = pyast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        text = path.read_text(encoding="utf-8")
+        if mentioning is not None and mentioning not in text:
+            continue
+        module = pyast.parse(text, filename=str(path))
         for node in pyast.walk(module):
             if isinstance(node, pyast.FunctionDef) and node.name.startswith("test_"):
                 names: set[str] = set()
