@@ -49,6 +49,7 @@ no reading (the register check then only checks that the register page renders).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import re
@@ -635,10 +636,23 @@ def check_search(
     goto(page, monitor, base)
     box = page.locator("input.md-search__input")
     box.click()
-    box.fill(phrase)
+    # The index is built by a worker: a query typed before it is ready is never answered, so
+    # wait for the panel to stop saying "Initializing search" (slow on a busy machine).
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(
+            "() => { const m = document.querySelector('.md-search-result__meta');"
+            " return m && !/initiali/i.test(m.textContent); }",
+            timeout=60_000,
+        )
+    box.press_sequentially(phrase, delay=20)  # key by key, as a reader types
     results = page.locator(".md-search-result__item")
     try:
-        results.first.wait_for(state="visible")
+        try:
+            results.first.wait_for(state="visible")
+        except PlaywrightTimeoutError:
+            box.fill("")  # typed too early after all: type it again
+            box.press_sequentially(phrase, delay=20)
+            results.first.wait_for(state="visible")
     except PlaywrightTimeoutError:
         meta = page.locator(".md-search-result__meta").first
         said = meta.inner_text() if meta.count() else "nothing"

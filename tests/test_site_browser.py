@@ -206,3 +206,56 @@ def test_missing_site_is_a_usage_error(
     status = _run(check_site, tmp_path / "nothing", tmp_path / "shots")
     assert status == 2
     assert "no built site" in capsys.readouterr().err
+
+
+def test_the_site_of_another_statute_passes_the_browser_checks(
+    check_site: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`lextrace site` on a statute of no money, with its cases as worked examples: every check,
+    search included, passes with that statute's own expectations."""
+    from lextrace.cli import main
+
+    other = Path(__file__).resolve().parent / "other_statutes"
+    site = tmp_path / "site"
+    built = main(
+        [
+            "site",
+            str(other / "ratio.lex"),
+            "--cases",
+            str(other / "ratio.cases.yaml"),
+            "-o",
+            str(site),
+        ]
+    )
+    assert built == 0
+    capsys.readouterr()
+    assert CHROMIUM is not None
+    status = check_site.main(
+        [
+            "--site-dir",
+            str(site),
+            "--screenshots",
+            str(tmp_path / "shots"),
+            "--chromium",
+            CHROMIUM,
+            "--h1",
+            "Ratio Act",
+            "--anchor",
+            "a",
+            "--anchor-words",
+            "ratio",
+            "--min-clauses",
+            "3",
+            "--search",
+            "part over the whole",
+            "--no-readings",
+            "--example",
+            "a-third",
+            "--citations",
+            "2",
+        ]
+    )
+    output = capsys.readouterr().out
+    assert status == 0, output
+    for name in CHECKS:
+        assert re.search(rf"^PASS {name} ", output, re.MULTILINE), output
