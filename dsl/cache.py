@@ -328,6 +328,8 @@ def lookup(path: Path, encoding: bytes | None = None) -> ast.Statute | None:
         statute = load_dump(data)
         if statute.official != official_name or statute.source != source_text(encoding):
             return None
+        # The key is the file, however it was spelt when it was stored: name it as asked now.
+        statute.path = str(path)
         return statute
     except Exception:
         return None

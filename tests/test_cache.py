@@ -25,6 +25,8 @@ from lextrace.dsl import ast, cache, loader
 from lextrace.dsl.checker import check_statute
 from lextrace.statute import BUNDLED, OFFICIAL
 
+OTHER = Path(__file__).resolve().parent / "other_statutes"
+
 
 def plain(data: bytes) -> object:
     """The cached data itself (marshal's bytes also record which strings were shared)."""
@@ -487,3 +489,22 @@ def test_stale_temporary_files_are_removed_by_the_next_store(cache_folder: Path)
     loader.load(BUNDLED)
     assert not stale.exists()
     assert fresh.exists()  # perhaps another process's write in progress
+
+
+def test_a_cached_statute_is_named_by_the_path_it_is_asked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lextrace.dsl import cache
+    from lextrace.dsl.loader import load
+
+    monkeypatch.setenv("LEXTRACE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("LEXTRACE_NO_CACHE", raising=False)
+    folder = tmp_path / "statute"
+    folder.mkdir()
+    for name in ("ratio.lex", "ratio.txt"):
+        (folder / name).write_bytes((OTHER / name).read_bytes())
+    monkeypatch.chdir(tmp_path)
+    assert load(Path("statute/ratio.lex")).path == "statute/ratio.lex"
+    absolute = folder / "ratio.lex"
+    assert cache.lookup(absolute) is not None  # the entry stored under the relative spelling
+    assert load(absolute).path == str(absolute)
