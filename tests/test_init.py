@@ -85,6 +85,17 @@ def test_other_statutes_get_their_encodings_clause_trees(
     assert citations(written) == citations(encoding)
 
 
+@pytest.mark.parametrize("encoding", sorted((ROOT / "statute").glob("*.lex")), ids=lambda p: p.stem)
+def test_every_bundled_official_text_gets_an_encoding_that_checks(
+    tmp_path: Path, encoding: Path
+) -> None:
+    statute = load_statute(encoding).ast
+    text = encoding.parent / statute.official
+    written = init(tmp_path, text, "--name", statute.name, "--cite", statute.cite)
+    usable(written)
+    assert summary(load_statute(written).ast)["encoded"] == 0
+
+
 def test_the_us_code_subsection_is_cited_by_its_section_number(tmp_path: Path) -> None:
     written = init(
         tmp_path,
