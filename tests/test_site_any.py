@@ -133,8 +133,11 @@ def test_bad_sources_and_a_taken_folder_are_refused_with_nothing_written(tmp_pat
     cases.write_text("cases:\n  - name: x\n    scenario: 3\n", encoding="utf-8")
     done = lextrace_command("site", str(RATIO), "--cases", str(cases), "-o", str(tmp_path / "o"))
     assert done.returncode == exits.BAD_INPUT
-    assert f"{cases}: cases[0].scenario: expected a scenario" in done.stderr
-    cases.write_text("cases:\n  - name: x\n    scenario: {part: -1}\n", encoding="utf-8")
+    assert f"{cases}:3:15: case 'x': 'scenario': expected a scenario" in done.stderr
+    cases.write_text(
+        "cases:\n  - name: x\n    scenario: {part: -1}\n    expect: {twice: 2}\n",
+        encoding="utf-8",
+    )
     done = lextrace_command("site", str(RATIO), "--cases", str(cases), "-o", str(tmp_path / "o"))
     assert done.returncode == exits.BAD_INPUT and "part" in done.stderr
     assert not (tmp_path / "o").exists()

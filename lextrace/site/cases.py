@@ -1,8 +1,8 @@
 """The cases of a cases file that make worked examples: each case that expects results, with its
 scenario (inline, or a file relative to the cases file) and the readings it pins.
 
-Only what the site needs is read here: `lextrace test` checks the expectations. A case that
-expects a refusal has no evaluation to explain and is left out.
+The file is read as `lextrace test` reads it; `lextrace test` checks the expectations. A case
+that expects a refusal has no evaluation to explain and is left out.
 """
 
 from __future__ import annotations
@@ -30,53 +30,35 @@ class Case:
 
 
 def read_cases(path: Path) -> list[Case]:
-    """Returns the cases of a cases file (YAML, JSON or TOML) that expect results, in file order.
-    Raises SiteError naming the file and the field for a file that cannot be used."""
+    """Returns the cases of a cases file (YAML, JSON or TOML) that expect results, in file order,
+    read by `lextrace test`'s own reader (lextrace/cases.py). Raises SiteError naming the file
+    and the field for a file that cannot be used."""
+    from lextrace.cases import CasesError, load_cases
+
     try:
-        document = read_scenario_file(path)
-    except ScenarioError as error:
-        raise SiteError(str(error)) from None
-    if not isinstance(document, dict) or not isinstance(document.get("cases"), list):
-        raise SiteError(f"{path}: cases: expected a list of cases under `cases`")
+        cases = load_cases(path)
+    except CasesError as error:
+        raise SiteError(error.render()) from None
     found: list[Case] = []
-    for index, entry in enumerate(document["cases"]):
+    for index, case in enumerate(cases.cases):
+        if case.expect is None:
+            continue  # an expected refusal has no evaluation to explain
         where = f"{path}: cases[{index}]"
-        if not isinstance(entry, dict):
-            raise SiteError(f"{where}: expected a mapping, given {type(entry).__name__}")
-        name = entry.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise SiteError(f"{where}.name: expected the case's name, given {name!r}")
-        if "refuse" in entry:
-            continue
-        scenario, source, origin = _scenario(path, where, entry.get("scenario"))
-        readings = entry.get("readings", {})
-        if not isinstance(readings, dict):
-            raise SiteError(f"{where}.readings: expected a mapping ID: OPTION, given {readings!r}")
-        if readings:
-            scenario = {**scenario, READINGS_KEY: {**_pinned(scenario), **readings}}
-        expect = entry.get("expect", {})
-        if not isinstance(expect, dict):
-            raise SiteError(f"{where}.expect: expected a mapping result: value, given {expect!r}")
-        found.append(Case(name, scenario, origin, source, expect))
+        if case.scenario_file is not None:
+            try:
+                scenario = read_scenario_file(case.scenario_file)
+            except ScenarioError as error:
+                raise SiteError(f"{where}.scenario: {error}") from None
+            if not isinstance(scenario, dict):
+                raise SiteError(f"{where}.scenario: {case.scenario_file} holds no scenario object")
+            source, origin = str(case.scenario_file), case.scenario_file
+        else:
+            scenario = dict(case.scenario or {})
+            source, origin = f"{path} (cases[{index}])", path
+        if case.readings:
+            scenario = {**scenario, READINGS_KEY: {**_pinned(scenario), **case.readings}}
+        found.append(Case(case.name, scenario, origin, source, dict(case.expect)))
     return found
-
-
-def _scenario(path: Path, where: str, given: object) -> tuple[dict[str, object], str, Path]:
-    """Returns a case's scenario, how errors name it, and the file it comes from."""
-    if isinstance(given, dict):
-        return given, f"{path} ({where.split(': ')[-1]})", path
-    if isinstance(given, str):
-        file = path.parent / given
-        try:
-            scenario = read_scenario_file(file)
-        except ScenarioError as error:
-            raise SiteError(f"{where}.scenario: {error}") from None
-        if not isinstance(scenario, dict):
-            raise SiteError(f"{where}.scenario: {file} holds no scenario object")
-        return scenario, str(file), file
-    raise SiteError(
-        f"{where}.scenario: expected a scenario (a mapping or a file name), given {given!r}"
-    )
 
 
 def _pinned(scenario: dict[str, object]) -> dict[str, object]:
