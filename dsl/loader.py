@@ -6,6 +6,7 @@ raises EncodingError with all the errors found.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,9 +35,10 @@ class Analysis:
         return [d for d in self.diagnostics if d.severity == "warning"]
 
 
-def read_encoding(path: Path) -> tuple[bytes, str]:
-    """Returns the bytes of an encoding file and its text (line endings made newlines); raises
-    EncodingError when it cannot be read, is not UTF-8 or is larger than the limit."""
+def read_text(path: Path, what: str, kind: str) -> tuple[bytes, str]:
+    """Returns the bytes of a text file (the `what`, an encoding or an official text) and its
+    text (line endings made newlines); raises EncodingError naming it when it cannot be read,
+    is not UTF-8 or is larger than the limit (`kind` says what a directory is not)."""
     try:
         data = limits.read_bounded(path)
         return data, cache.source_text(data)
@@ -45,12 +47,17 @@ def read_encoding(path: Path) -> tuple[bytes, str]:
     except FileNotFoundError:
         problem = "no such file"
     except IsADirectoryError:
-        problem = "is a directory, not an encoding file"
+        problem = f"is a directory, not {kind}"
     except UnicodeDecodeError as error:
         problem = f"is not UTF-8 text (byte {error.start})"
     except OSError as error:
         problem = error.strerror or "cannot be read"
-    raise EncodingError([Diagnostic(str(path), 1, 1, f"cannot read the encoding: {problem}")], None)
+    raise EncodingError([Diagnostic(str(path), 1, 1, f"cannot read the {what}: {problem}")], None)
+
+
+def read_encoding(path: Path) -> tuple[bytes, str]:
+    """Returns the bytes of an encoding file and its text (see `read_text`)."""
+    return read_text(path, "encoding", "an encoding file")
 
 
 def read_source(path: Path) -> str:
@@ -111,16 +118,17 @@ def _analyse(path: Path, data: bytes, source: str, official: Path | None) -> Ana
         return Analysis(str(path), source, statute, diagnostics, str(official_path))
     diagnostics += check_fidelity(statute, official_text, str(official_path))
     analysis = Analysis(str(path), source, statute, diagnostics, str(official_path))
-    if not analysis.errors and statute.official and _same_file(official_path, own_official):
+    if not analysis.errors and statute.official and same_file(official_path, own_official):
         cache.store(path, data, statute, statute.official, official_data)
     return analysis
 
 
-def _same_file(one: Path, other: Path) -> bool:
-    """Returns whether two paths name the same file."""
+def same_file(one: str | Path, other: str | Path) -> bool:
+    """Returns whether two paths name one existing file (another spelling, a hard or symbolic
+    link included)."""
     try:
-        return one.resolve() == other.resolve()
-    except OSError:
+        return os.path.samefile(one, other)
+    except OSError:  # one of them does not exist: they cannot be one file
         return False
 
 

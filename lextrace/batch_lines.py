@@ -8,7 +8,6 @@ Light on purpose (no numpy, no Arrow), so that the scalar path can use it as it 
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterable, Sequence
 
@@ -77,12 +76,9 @@ def parse_keep(values: Iterable[str], results: Iterable[str]) -> list[str]:
 def same_file(source: str, target: str) -> bool:
     """True when `target` names the file `source` names (another spelling, a hard or symbolic
     link included)."""
-    if source == "-":
-        return False
-    try:
-        return os.path.samefile(source, target)
-    except OSError:  # one of them does not exist: they cannot be one file
-        return False
+    from .dsl.loader import same_file as one_file
+
+    return source != "-" and one_file(source, target)
 
 
 # ---- kept fields of a JSON line -----------------------------------------------------------------

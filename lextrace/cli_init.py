@@ -16,36 +16,13 @@ from pathlib import Path
 import click
 
 from .cli import BadInput
+from .dsl.loader import read_text, same_file
 
 
 def _read_official(path: Path) -> str:
     """Returns the official text at `path`; raises EncodingError naming it when it cannot be
     read, is not UTF-8 or is too large."""
-    from .dsl import cache, limits
-    from .dsl.errors import Diagnostic, EncodingError
-
-    try:
-        return cache.source_text(limits.read_bounded(path))
-    except limits.TooLarge as error:
-        problem = f"it has {limits.describe_size(error.size)}"
-    except FileNotFoundError:
-        problem = "no such file"
-    except IsADirectoryError:
-        problem = "is a directory, not a text file"
-    except UnicodeDecodeError as error:
-        problem = f"is not UTF-8 text (byte {error.start})"
-    except OSError as error:
-        problem = error.strerror or "cannot be read"
-    raise EncodingError(
-        [Diagnostic(str(path), 1, 1, f"cannot read the official text: {problem}")], None
-    )
-
-
-def _same_file(one: Path, other: Path) -> bool:
-    try:
-        return one.resolve() == other.resolve()
-    except OSError:
-        return False
+    return read_text(path, "official text", "a text file")[1]
 
 
 def _checked(text: str, output: Path, official_text: str, official: Path) -> None:
@@ -115,7 +92,7 @@ def init(
         raise BadInput("--name: the statute's name is empty")
     if section_label is not None and not section_label.strip():
         raise BadInput("--section: the section's label is empty")
-    if _same_file(official_path, output_path):
+    if same_file(official_path, output_path):
         raise BadInput(f"{output}: is the official text itself; write the encoding elsewhere")
     if output_path.exists() and not force:
         raise BadInput(f"{output}: exists; give --force to replace it")
