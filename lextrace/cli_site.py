@@ -1,4 +1,4 @@
-"""`lextrace site ENCODING -o DIR`: the site of any encoding, built by MkDocs (loaded only when
+"""`lextrace site [-e ENCODING] -o DIR`: the site of any encoding, built by MkDocs (loaded only when
 it runs; MkDocs is the optional `docs` extra).
 
 Exit codes: 0 when the site is built; 1 when MkDocs fails (with --strict: when it warns, a
@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from .cli import BadInput
+from .options import encoding_option
 
 
 def _drafts(folder: Path) -> tuple[tuple[str, Path], ...]:
@@ -28,7 +29,7 @@ def _drafts(folder: Path) -> tuple[tuple[str, Path], ...]:
 
 
 @click.command(name="site")
-@click.argument("encoding", type=click.Path(dir_okay=False))
+@encoding_option("build the site of")
 @click.option(
     "--examples",
     type=click.Path(file_okay=False),
@@ -61,14 +62,14 @@ def _drafts(folder: Path) -> tuple[tuple[str, Path], ...]:
 )
 @click.option("--strict", is_flag=True, help="Fail on any warning of MkDocs (a broken link too).")
 def site(
-    encoding: str,
+    encoding: str | None,
     examples: str | None,
     cases: str | None,
     amendments: str | None,
     output: str,
     strict: bool,
 ) -> None:
-    """Build the site of ENCODING into DIR: the annotated statute, the traceability matrix,
+    """Build the site of the encoding into DIR: the annotated statute, the traceability matrix,
     the interpretation register, the proof report, the worked examples, the amendments and the
     provenance, as the project's own site has them.
 
@@ -81,11 +82,12 @@ def site(
     if missing:
         raise BadInput(missing)
 
-    from .api import load_statute
+    from .api import encoding_path, load_statute
     from .site.context import Site, SiteError
     from .site.standalone import BuildFailed, OutputTaken, build
 
     statute = load_statute(encoding)
+    encoding_file = encoding_path(encoding)
     drafts = _drafts(Path(amendments)) if amendments else ()
     for _, draft in drafts:
         load_statute(draft)  # a broken draft is bad input, reported before anything is built
@@ -97,7 +99,7 @@ def site(
         examples_dir=Path(examples) if examples else None,
         cases=Path(cases) if cases else None,
         amendment_drafts=drafts,
-        encoding_file=Path(encoding),
+        encoding_file=encoding_file,
     )
     try:
         made.examples  # noqa: B018 - read (and checked) before anything is built

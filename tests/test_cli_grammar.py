@@ -29,6 +29,7 @@ ONE_ENCODING: dict[str, list[str]] = {
     "fields": ["fields"],
     "verify": ["verify"],
     "mutants": ["mutants", "--limit", "1"],
+    "site": ["site", "-o", "site-never-written"],
 }
 
 
@@ -105,8 +106,8 @@ EXPECTED_CODES = [
     (["test", CASES], exits.OK),
     (["test", CASES, "--encoding", KEEPS_INVARIANTS], exits.FAILED),  # its small-business bonus
     (["test", "no-such.cases.yaml"], exits.BAD_INPUT),
-    (["site", str(OTHER_STATUTES / "ratio.lex"), "-o", "{tmp}/site"], exits.OK),
-    (["site", "no-such.lex", "-o", "{tmp}/site"], exits.BAD_INPUT),
+    (["site", "-e", str(OTHER_STATUTES / "ratio.lex"), "-o", "{tmp}/site"], exits.OK),
+    (["site", "-e", "no-such.lex", "-o", "{tmp}/site"], exits.BAD_INPUT),
     (["no-such-command"], exits.BAD_INPUT),
 ]
 

@@ -64,7 +64,7 @@ def ratio_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copy(OTHER / "ratio.txt", draft / "ratio.txt")
     out = folder / "out"
     done = lextrace_command(
-        "site", str(RATIO), "--cases", "cases.yaml", "--amendments", "drafts", "-o", "out",
+        "site", "-e", str(RATIO), "--cases", "cases.yaml", "--amendments", "drafts", "-o", "out",
         "--strict", cwd=folder,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -96,7 +96,7 @@ def test_the_site_of_another_statute_names_it_its_clauses_and_citations(ratio_si
 
 
 def test_upper_case_labels_get_their_own_anchors(tmp_path: Path) -> None:
-    done = lextrace_command("site", str(FRINGE), "-o", str(tmp_path / "out"), "--strict")
+    done = lextrace_command("site", "-e", str(FRINGE), "-o", str(tmp_path / "out"), "--strict")
     assert done.returncode == 0, done.stderr
     pages = _pages(tmp_path / "out")
     statute = pages["statute/index.html"]
@@ -123,7 +123,7 @@ def test_without_mkdocs_the_command_says_how_to_install_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setitem(sys.modules, "mkdocs", None)  # as if it were not installed
-    assert main(["site", str(RATIO), "-o", str(tmp_path / "out")]) == exits.BAD_INPUT
+    assert main(["site", "-e", str(RATIO), "-o", str(tmp_path / "out")]) == exits.BAD_INPUT
     assert "pip install 'lextrace[docs]'" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
 
@@ -131,20 +131,24 @@ def test_without_mkdocs_the_command_says_how_to_install_it(
 def test_bad_sources_and_a_taken_folder_are_refused_with_nothing_written(tmp_path: Path) -> None:
     cases = tmp_path / "cases.yaml"
     cases.write_text("cases:\n  - name: x\n    scenario: 3\n", encoding="utf-8")
-    done = lextrace_command("site", str(RATIO), "--cases", str(cases), "-o", str(tmp_path / "o"))
+    done = lextrace_command(
+        "site", "-e", str(RATIO), "--cases", str(cases), "-o", str(tmp_path / "o")
+    )
     assert done.returncode == exits.BAD_INPUT
     assert f"{cases}:3:15: case 'x': 'scenario': expected a scenario" in done.stderr
     cases.write_text(
         "cases:\n  - name: x\n    scenario: {part: -1}\n    expect: {twice: 2}\n",
         encoding="utf-8",
     )
-    done = lextrace_command("site", str(RATIO), "--cases", str(cases), "-o", str(tmp_path / "o"))
+    done = lextrace_command(
+        "site", "-e", str(RATIO), "--cases", str(cases), "-o", str(tmp_path / "o")
+    )
     assert done.returncode == exits.BAD_INPUT and "part" in done.stderr
     assert not (tmp_path / "o").exists()
     taken = tmp_path / "taken"
     taken.mkdir()
     (taken / "notes.txt").write_text("mine\n", encoding="utf-8")
-    done = lextrace_command("site", str(RATIO), "-o", str(taken))
+    done = lextrace_command("site", "-e", str(RATIO), "-o", str(taken))
     assert done.returncode == exits.BAD_INPUT and "not written by `lextrace site`" in done.stderr
     assert [p.name for p in taken.iterdir()] == ["notes.txt"]
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
@@ -152,9 +156,9 @@ def test_bad_sources_and_a_taken_folder_are_refused_with_nothing_written(tmp_pat
 
 def test_a_site_written_before_is_replaced(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    assert lextrace_command("site", str(RATIO), "-o", str(out)).returncode == 0
+    assert lextrace_command("site", "-e", str(RATIO), "-o", str(out)).returncode == 0
     (out / "stale.html").write_text("old\n", encoding="utf-8")
-    assert lextrace_command("site", str(FRINGE), "-o", str(out)).returncode == 0
+    assert lextrace_command("site", "-e", str(FRINGE), "-o", str(out)).returncode == 0
     assert not (out / "stale.html").exists()
     assert "26 U.S.C." in (out / "statute" / "index.html").read_text("utf-8")
 

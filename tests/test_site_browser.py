@@ -220,6 +220,7 @@ def test_the_site_of_another_statute_passes_the_browser_checks(
     built = main(
         [
             "site",
+            "-e",
             str(other / "ratio.lex"),
             "--cases",
             str(other / "ratio.cases.yaml"),
