@@ -99,19 +99,32 @@ class Literal(Expr):
 
 
 @dataclass(frozen=True)
+class Citation:
+    """The citation a reference names its definition's clause by, as written
+    (`relief under "§ 5(b)"`): `text` the citation, `span` where it is written."""
+
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True)
 class Ref(Expr):
-    """A name: an input, a rule without parameters, a parameter, or an enum member."""
+    """A name: an input, a rule without parameters, a parameter, or an enum member; a rule
+    named `under` a citation carries it in `cited`."""
 
     name: str
+    cited: Citation | None = None
 
 
 @dataclass(frozen=True)
 class Call(Expr):
-    """A call of a built-in (`min`, `max`, `floor`) or of a rule with parameters."""
+    """A call of a built-in (`min`, `max`, `floor`) or of a rule with parameters; a rule
+    called `under` a citation carries it in `cited`."""
 
     name: str
     args: tuple[Expr, ...]
     kwargs: tuple[tuple[str, Expr], ...]
+    cited: Citation | None = None
 
 
 @dataclass(frozen=True)
@@ -327,7 +340,9 @@ ClauseItem = "Clause | TextPiece | Rule | Cases | Case | Invariant"
 
 @dataclass
 class Clause:
-    """A subdivision of the statute: its label, its own words, and what it contains."""
+    """A subdivision of the statute: its label, its own words, and what it contains.
+
+    A section is a clause without a parent; an encoding holds one section or several."""
 
     label: str
     path: tuple[str, ...]
@@ -336,34 +351,60 @@ class Clause:
     parent: Clause | None = field(default=None, repr=False)
     # False for a section marked `unlabelled`: the official text does not carry its label.
     label_carried: bool = True
+    # True in an encoding of several sections: the clause's citations then name its section.
+    qualified: bool = False
+
+    @property
+    def section(self) -> Clause:
+        """The section this clause belongs to (itself, for a section)."""
+        clause = self
+        while clause.parent is not None:
+            clause = clause.parent
+        return clause
+
+    @property
+    def labels(self) -> str:
+        """The labels below the section, e.g. `(c)(1)(j)`; `` for the section itself."""
+        return "".join(f"({part})" for part in self.path)
+
+    @property
+    def heading(self) -> str:
+        """The section as the statute's pages name it: `section 75` when its label is a
+        number (`75.`), else its label without a trailing period (`§ 132`, `Sec. 5`)."""
+        heading = self.section.label.rstrip(".")
+        return f"section {heading}" if heading[:1].isdigit() else heading
 
     @property
     def short_citation(self) -> str:
-        """The citation inside the statute's own pages, e.g. `(c)(1)(j)`; `` for the section."""
-        return "".join(f"({part})" for part in self.path)
+        """The citation inside the statute's own pages: `(c)(1)(j)`, `` for the section; in an
+        encoding of several sections the section is named too: `§ 132(c)(1)`, `§ 132`."""
+        if self.qualified:
+            return self.heading + self.labels
+        return self.labels
 
     @property
     def own_citation(self) -> str:
         """The clause as the statute's own pages name it: `(c)(1)(j)`, or for the section
-        itself `section 75` when its label is a number (`75.`), else its label without a
-        trailing period (`§ 132`, `Sec. 5`, `Rule 3`)."""
-        if self.short_citation:
-            return self.short_citation
-        heading = self.label.rstrip(".")
-        return f"section {heading}" if heading[:1].isdigit() else heading
+        itself its heading (`section 75`, `§ 132`, `Sec. 5`, `Rule 3`); in an encoding of
+        several sections always with its section (`§ 132(c)(1)`)."""
+        return self.short_citation or self.heading
 
     @property
     def number(self) -> str:
         """The section's number as a citation's `{section}` gives it: the label's last word
         without a leading `§` or a trailing period (`75.` -> `75`, `§ 132` -> `132`,
         `Sec. 5.` -> `5`, `cl 4` -> `4`)."""
-        words = self.label.split()
+        words = self.section.label.split()
         return words[-1].lstrip("§").rstrip(".") if words else ""
 
     @property
     def anchor(self) -> str:
-        """A stable HTML anchor for the clause, e.g. `c-1-j`; `section` for the section."""
-        return "-".join(self.path) or "section"
+        """A stable HTML anchor for the clause, e.g. `c-1-j`; `section` for the section. In an
+        encoding of several sections the section's number leads: `132-c-1`, `section-132`."""
+        if not self.qualified:
+            return "-".join(self.path) or "section"
+        number = re.sub(r"[^A-Za-z0-9]+", "-", self.number).strip("-") or "section"
+        return "-".join((number, *self.path)) if self.path else f"section-{number}"
 
     @property
     def texts(self) -> list[TextPiece]:
@@ -443,7 +484,8 @@ CITE_FIELDS = ("statute", "section", "clauses")
 
 @dataclass
 class Statute:
-    """A parsed encoding: header, register, inputs, results and the clause tree."""
+    """A parsed encoding: header, register, inputs, results and the clause tree of each of
+    its sections."""
 
     name: str
     title: str
@@ -454,7 +496,7 @@ class Statute:
     readings: dict[str, Reading]
     inputs: dict[str, Input]
     results: tuple[tuple[str, Span], ...]
-    section: Clause
+    sections: tuple[Clause, ...]
     definitions: dict[str, Rule | Cases] = field(default_factory=dict)
     invariants: list[Invariant] = field(default_factory=list)
     monotones: list[Monotone] = field(default_factory=list)
@@ -466,8 +508,8 @@ class Statute:
         `cl {section}{clauses}` gives `cl 4(b)` ({section} is `Clause.number`)."""
         return self.cite.format(
             statute=self.name,
-            section=self.section.number,
-            clauses=clause.short_citation,
+            section=clause.number,
+            clauses=clause.labels,
         )
 
     @property
@@ -483,8 +525,8 @@ class Statute:
 
     @property
     def clauses(self) -> list[Clause]:
-        """Every clause in document order, the section first."""
-        return self.section.walk()
+        """Every clause in document order, each section before its clauses."""
+        return [clause for section in self.sections for clause in section.walk()]
 
     @property
     def bonuses(self) -> list[Rule | Cases]:

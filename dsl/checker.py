@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import ast
+from . import ast, citations
 from .errors import Diagnostic
 from .numbers import stated_numbers
 from .reserved import RESERVED_KEYS
@@ -524,6 +524,104 @@ class _Checker:
                 self.report(span, f"result '{name}' takes parameters; a result must not")
         self.check_cycles()
 
+    # ---- references by citation --------------------------------------------------------------
+    def placed_expressions(
+        self,
+    ) -> Iterator[tuple[ast.Expr, ast.Clause | None, tuple[ast.Param, ...], bool]]:
+        """Yields every expression of the encoding with the clause it is written in, the
+        parameters in scope, and whether it belongs to a definition (whose references to
+        another section's rules must cite them)."""
+        for definition in self.statute.definitions.values():
+            params = definition.params
+            if isinstance(definition, ast.Rule):
+                for expr in (definition.expr, definition.condition):
+                    if expr is not None:
+                        yield expr, definition.clause, params, True
+            else:
+                if definition.otherwise is not None:
+                    yield definition.otherwise, definition.clause, params, True
+                for case in definition.cases:
+                    for expr in (case.expr, case.condition):
+                        if expr is not None:
+                            yield expr, case.clause, params, True
+        for invariant in self.statute.invariants:
+            yield invariant.expr, invariant.clause, invariant.params, False
+        for declared in self.statute.inputs.values():
+            for expr in (declared.default, declared.required_when):
+                if expr is not None:
+                    yield expr, None, (), False
+            for bound in declared.bounds:
+                yield bound.value, None, (), False
+                if bound.when is not None:
+                    yield bound.when, None, (), False
+
+    def check_citations(self) -> None:
+        """A name written `under` a citation must be a definition sitting in the cited clause
+        or below it; a definition naming another section's definition must cite it."""
+        statute = self.statute
+        for expr, home, params, strict in self.placed_expressions():
+            for node in walk(expr):
+                if not isinstance(node, ast.Ref | ast.Call):
+                    continue
+                target = statute.definitions.get(node.name)
+                written = f"{node.name}(...)" if isinstance(node, ast.Call) else node.name
+                if node.cited is None:
+                    if (
+                        strict
+                        and target is not None
+                        and home is not None
+                        and target.clause.section is not home.section
+                    ):
+                        where = target.clause.own_citation
+                        self.report(
+                            node.span,
+                            f"'{node.name}' is defined in another section ({where}): a "
+                            "definition names another section's rule by its citation",
+                            home,
+                            hint=f'write {written} under "{where}"',
+                        )
+                    continue
+                cited = node.cited
+                if target is None:
+                    what = (
+                        "an input, a fact of the scenario"
+                        if node.name in statute.inputs
+                        else "a parameter"
+                        if any(p.name == node.name for p in params)
+                        else "an enum member"
+                        if node.name in self.members
+                        else None
+                    )
+                    if what is not None:  # an unknown name is reported where it is typed
+                        self.report(
+                            node.span,
+                            f"'{node.name}' is {what}: only a rule or a 'cases' definition "
+                            "sits under a citation",
+                            home,
+                            hint=f"write {node.name} without 'under'",
+                        )
+                    continue
+                clause = citations.resolve(statute, cited.text)
+                if clause is None:
+                    close = citations.closest(statute, cited.text)
+                    example = target.clause.own_citation
+                    self.report(
+                        cited.span,
+                        f'no clause of this encoding is cited "{cited.text}"',
+                        home,
+                        hint=f'did you mean "{close}"?'
+                        if close
+                        else f'cite a clause as its pages do, for example "{example}"',
+                    )
+                elif not citations.covers(clause, target):
+                    where = target.clause.own_citation
+                    self.report(
+                        cited.span,
+                        f"'{node.name}' is not under {cited.text}: it is defined in {where}",
+                        home,
+                        hint=f'write {written} under "{where}"',
+                    )
+
     def check_cases(self, definition: ast.Cases) -> None:
         if not definition.cases:
             self.report(
@@ -866,6 +964,7 @@ def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     checker = _Checker(statute)
     checker.check_inputs()
     checker.check_definitions()
+    checker.check_citations()
     checker.check_invariants()
     checker.check_numbers()
     checker.check_coverage()

@@ -67,7 +67,7 @@ def _mark_name(piece: ast.TextPiece) -> str:
 
 
 def coverage(statute: ast.Statute) -> list[ClauseCoverage]:
-    """Returns the coverage of every clause below the section, in document order."""
+    """Returns the coverage of every clause below a section, in document order."""
     return [clause_coverage(clause) for clause in statute.clauses if clause.path]
 
 

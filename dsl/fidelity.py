@@ -50,7 +50,8 @@ def carried_words(statute: ast.Statute) -> list[CarriedWord]:
             elif isinstance(item, ast.Clause):
                 visit(item)
 
-    visit(statute.section)
+    for section in statute.sections:
+        visit(section)
     return words
 
 

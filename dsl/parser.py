@@ -225,8 +225,10 @@ class _Builder:
 
     # ---- top level ----------------------------------------------------------------------
     def build(self, tree: Tree) -> ast.Statute:
-        header, *declarations, section_tree = tree.children
-        assert isinstance(header, Tree) and isinstance(section_tree, Tree)
+        header, *rest = tree.children
+        assert isinstance(header, Tree)
+        declarations = [c for c in rest if isinstance(c, Tree) and c.data != "section"]
+        section_trees = [c for c in rest if isinstance(c, Tree) and c.data == "section"]
         name = _string(cast(Token, header.children[0]))
         fields = {"title": "", "official": "", "history": "", "cite": ast.CITE}
         for field_tree in header.children[1:]:
@@ -253,7 +255,7 @@ class _Builder:
                 inputs[declared.name] = declared
             elif kind == "results_decl":
                 results.extend((str(tok), _span(tok)) for tok in declaration.children)
-        section = self.section(section_tree)
+        sections = self.sections(section_trees, fields["cite"])
         for case, span in self.pending_cases:
             target = self.definitions.get(case.name)
             if isinstance(target, ast.Cases):
@@ -281,7 +283,7 @@ class _Builder:
             readings=readings,
             inputs=inputs,
             results=tuple(results),
-            section=section,
+            sections=sections,
             definitions=self.definitions,
             invariants=self.invariants,
             monotones=self.monotones,
@@ -347,6 +349,35 @@ class _Builder:
         return self.expr(tree.children[0])
 
     # ---- the statute's structure ----------------------------------------------------------
+    def sections(self, trees: list[Tree], cite: str) -> tuple[ast.Clause, ...]:
+        """Returns the sections in order; in an encoding of several, each clause's citations
+        name its section, so the sections' numbers must differ and the citation style must
+        name {section}."""
+        sections = tuple(self.section(tree) for tree in trees)
+        if len(sections) < 2:
+            return sections
+        for section in sections:
+            for clause in section.walk():
+                clause.qualified = True
+        seen: dict[str, ast.Clause] = {}
+        for section in sections:
+            earlier = seen.get(section.number)
+            if earlier is not None:
+                self.error(
+                    section.span,
+                    f"a second section numbered {section.number!r} (the first is at line "
+                    f"{earlier.span.line}): each section is cited by its number",
+                )
+            seen.setdefault(section.number, section)
+        if "{section}" not in cite:
+            self.error(
+                sections[1].span,
+                "an encoding of several sections needs a citation style naming {section}: "
+                f"with {cite!r} the clauses of different sections would be cited alike",
+                hint='declare it in the header, for example cite "{statute} § {section}{clauses}"',
+            )
+        return sections
+
     def section(self, tree: Tree) -> ast.Clause:
         label, *rest = tree.children
         assert isinstance(label, Token)
@@ -586,7 +617,13 @@ class _Builder:
             return self.literal(tree)
         if kind == "ref":
             return ast.Ref(span, str(children[0]))
-        if kind == "call":
+        if kind == "cited_ref":
+            return ast.Ref(span, str(children[0]), self.citation(cast(Token, children[1])))
+        if kind in ("call", "cited_call"):
+            cited = None
+            if kind == "cited_call":
+                cited = self.citation(cast(Token, children[-1]))
+                children = children[:-1]
             args: list[ast.Expr] = []
             kwargs: list[tuple[str, ast.Expr]] = []
             for arg in children[1:]:
@@ -595,7 +632,7 @@ class _Builder:
                     kwargs.append((str(arg.children[0]), self.expr(arg.children[1])))
                 else:
                     args.append(self.expr(arg.children[0]))
-            return ast.Call(span, str(children[0]), tuple(args), tuple(kwargs))
+            return ast.Call(span, str(children[0]), tuple(args), tuple(kwargs), cited)
         if kind == "given":
             return ast.Given(span, str(children[0]))
         if kind == "reading_test":
@@ -632,6 +669,9 @@ class _Builder:
                     )
             return ast.BinOp(span, op, left, right)
         raise AssertionError(f"unhandled expression {kind}")  # pragma: no cover
+
+    def citation(self, token: Token) -> ast.Citation:
+        return ast.Citation(ast.folded(_string(token)), _span(token))
 
     def token_expr(self, token: Token) -> ast.Expr:
         if token.type == "NAME":

@@ -29,6 +29,7 @@ from .ast import escape
 from .coverage import NOT_YET_ENCODED
 
 WIDTH = 96
+SEVERAL_SECTIONS_CITE = "{statute} § {section}{clauses}"
 
 # The heading that opens a section: `§ 132`, `Sec. 5.`, `Section 5.`, `Rule 3`, `cl 4`, `12.`.
 _HEADING = re.compile(
@@ -243,12 +244,25 @@ def split_heading(text: str) -> tuple[str, int]:
     return match.group(), match.end()
 
 
-def build_tree(official: str, section_label: str | None = None) -> Node:
-    """Returns the clause tree of an official text, its section first.
+def _heading_form(label: str) -> tuple[str, int]:
+    """Returns a heading's words before its number (`§`, `Sec.`, `` for `12.`) and the
+    number's leading digits as an integer (0 when it has none)."""
+    match = re.search(r"[0-9]", label)
+    if match is None:
+        return label, 0
+    digits = re.match(r"[0-9]+", label[match.start() :])
+    assert digits is not None
+    return label[: match.start()].strip(), int(digits.group())
 
-    The section's label is the heading the text begins with, unless `section_label` is given
-    (for a text that carries none). Raises ScaffoldError when the text is empty or has no
-    heading and no label is given.
+
+def build_sections(official: str, section_label: str | None = None) -> list[Node]:
+    """Returns the clause tree of each section of an official text, in order.
+
+    The first section's label is the heading the text begins with, unless `section_label` is
+    given (for a text that carries none). A later section begins at a line that follows a
+    blank line and opens with a heading of the first one's form (`§ 133` after `§ 132`,
+    `2.` after `1.`) whose number is not lower. Raises ScaffoldError when the text is empty or
+    has no heading and no label is given.
     """
     if not official.strip():
         raise ScaffoldError("the official text is empty")
@@ -256,16 +270,28 @@ def build_tree(official: str, section_label: str | None = None) -> Node:
         label, position = split_heading(official)
     else:
         label, position = section_label, 0
-    section = Node(" ".join(label.split()), None)
-    builder = _Builder(section)
-    lines = official[position:].split("\n")
+    sections = [Node(" ".join(label.split()), None)]
+    form, number = _heading_form(sections[0].label)
+    builder = _Builder(sections[0])
+    after_blank = False
     # The heading's line goes on with its own words, or with labels right after it (`12. a.`).
-    for line in lines:
+    for line in official[position:].split("\n"):
         if not line.strip():
-            builder.paragraph_break = True
+            builder.paragraph_break = after_blank = True
             continue
-        builder.line(line)
-    return section
+        heading = _HEADING.match(line, len(line) - len(line.lstrip()))
+        if after_blank and heading is not None and section_label is None:
+            next_form, next_number = _heading_form(heading.group())
+            labels = {node.label for node in sections}
+            if next_form == form and next_number >= number and heading.group() not in labels:
+                sections.append(Node(" ".join(heading.group().split()), None))
+                builder = _Builder(sections[-1])
+                number = next_number
+                line = line[heading.end() :]
+        after_blank = False
+        if line.strip():
+            builder.line(line)
+    return sections
 
 
 # ---- writing the encoding --------------------------------------------------------------------
@@ -318,7 +344,7 @@ def _clause_lines(node: Node, lead: str, indent: int) -> list[str]:
 
 
 def render(
-    tree: Node,
+    trees: list[Node],
     name: str,
     official: str,
     cite: str | None = None,
@@ -326,8 +352,9 @@ def render(
     source_name: str | None = None,
 ) -> str:
     """Returns the text of an encoding of `tree`: the header (`name`, the `official` file
-    relative to the encoding, `cite` when given) and the section, every passage marked
-    `text_only "not yet encoded"`."""
+    relative to the encoding, `cite` when given) and each section, every passage marked
+    `text_only "not yet encoded"`. An encoding of several sections cites them by number:
+    without `cite`, it gets `{statute} § {section}{clauses}`."""
     header = [
         f"# Written by `lextrace init` from {source_name or official}: the whole official text,"
         " clause by",
@@ -338,18 +365,23 @@ def render(
         f'statute "{escape(name)}"',
         f'  official "{escape(official)}"',
     ]
+    if cite is None and len(trees) > 1:
+        cite = SEVERAL_SECTIONS_CITE
     if cite is not None:
         header.append(f'  cite "{escape(cite)}"')
-    label = tree.label if _BARE_SECTION.fullmatch(tree.label) else f'"{escape(tree.label)}"'
-    lead = f"section {label} " + ("unlabelled " if unlabelled else "")
-    if not tree.items:
-        section = [f"{lead}{{", "}"]
-    else:
-        section = _clause_lines(tree, lead, 0)
-        if section[-1] != "}":  # a section of one passage still opens its block
-            section[-1] += " {"
-            section.append("}")
-    return "\n".join([*header, "", *section]) + "\n"
+    body: list[str] = []
+    for tree in trees:
+        label = tree.label if _BARE_SECTION.fullmatch(tree.label) else f'"{escape(tree.label)}"'
+        lead = f"section {label} " + ("unlabelled " if unlabelled else "")
+        if not tree.items:
+            section = [f"{lead}{{", "}"]
+        else:
+            section = _clause_lines(tree, lead, 0)
+            if section[-1] != "}":  # a section of one passage still opens its block
+                section[-1] += " {"
+                section.append("}")
+        body += ["", *section]
+    return "\n".join([*header, *body]) + "\n"
 
 
 def scaffold(
@@ -362,5 +394,5 @@ def scaffold(
 ) -> str:
     """Returns an encoding carrying the whole of `official_text`, clause by clause, none
     encoded (see the module docstring); raises ScaffoldError when the text cannot be split."""
-    tree = build_tree(official_text, section_label)
-    return render(tree, name, official, cite, section_label is not None, source_name)
+    trees = build_sections(official_text, section_label)
+    return render(trees, name, official, cite, section_label is not None, source_name)

@@ -16,7 +16,7 @@ from lextrace.cli import main
 from lextrace.dsl.coverage import NOT_YET_ENCODED, summary
 from lextrace.dsl.fidelity import carried_text, normalise
 from lextrace.dsl.loader import analyse
-from lextrace.dsl.scaffold import build_tree
+from lextrace.dsl.scaffold import build_sections
 from lextrace.site import matrix_page
 from lextrace.site.context import Site
 
@@ -119,7 +119,7 @@ def test_nesting_follows_the_label_sequences(tmp_path: Path) -> None:
     )
     usable(written)
     statute = load_statute(written).ast
-    assert statute.section.label == "§ 5."
+    assert statute.sections[0].label == "§ 5."
     assert [c.short_citation for c in statute.clauses] == [
         "",
         "(a)",
@@ -142,14 +142,14 @@ def test_an_i_after_h_is_a_letter_and_after_c_a_roman_numeral() -> None:
     text = "7. Heading.\n(c) See:\n(i) one;\n(ii) two.\n" + "".join(
         f"({letter}) {letter.upper()}.\n" for letter in "defghi"
     )
-    tree = build_tree(text)
+    (tree,) = build_sections(text)
     top = tree.children
     assert [c.label for c in top] == ["(c)", "(d)", "(e)", "(f)", "(g)", "(h)", "(i)"]
     assert [c.label for c in top[0].children] == ["(i)", "(ii)"]
 
 
 def test_inline_labels_split_where_the_text_lays_them_out() -> None:
-    tree = build_tree(
+    (tree,) = build_sections(
         "4. a. The amount: (1) if one; or (2) if two; and (3) per (1) of this. Later words.\n"
         "b. Inserted: (1) one; (1A) one and a half; (2) two.\n"
     )
@@ -182,8 +182,8 @@ def test_a_text_without_labels_needs_a_section_label(
     assert 'section "Sec. 1" unlabelled "The tax is ten dollars."' in text
     assert r'"It is paid \"yearly\" \\ once."' in text
     statute = load_statute(written).ast
-    assert statute.section.texts[1].words == 'It is paid "yearly" \\ once.'
-    assert statute.citation(statute.section) == "Plain Act"
+    assert statute.sections[0].texts[1].words == 'It is paid "yearly" \\ once.'
+    assert statute.citation(statute.sections[0]) == "Plain Act"
 
 
 def test_check_and_the_matrix_count_no_clause_encoded(

@@ -56,9 +56,9 @@ def test_a_section_label_in_any_form_is_carried_and_gives_its_number(
     path = write(tmp_path, label, f"{heading} Widgets.\n(a) A widget is taxed when it is blue.\n")
     assert [d.message for d in analyse(path).errors] == []
     statute = load(path)
-    assert statute.section.label == heading
-    assert statute.section.number == number
-    assert statute.section.own_citation == own
+    assert statute.sections[0].label == heading
+    assert statute.sections[0].number == number
+    assert statute.sections[0].own_citation == own
     assert statute.citation(statute.clauses[1]) == f"Widget Act {number}(a)"
     assert carried_text(statute).startswith(f"{heading} Widgets.")
 

@@ -179,8 +179,15 @@ def word_diff(old: str, new: str) -> list[WordOp]:
 
 def clause_changes(old: ast.Statute, new: ast.Statute) -> list[ClauseChange]:
     """Returns the clauses added, removed and reworded, in document order (new, then old)."""
-    before = {clause.short_citation: clause for clause in old.clauses}
-    after = {clause.short_citation: clause for clause in new.clauses}
+    # Clauses are matched by their labels, and by their section's number too when either
+    # encoding holds several sections (an amendment may add one).
+    several = len(old.sections) > 1 or len(new.sections) > 1
+
+    def key(clause: ast.Clause) -> tuple[str, ...]:
+        return (clause.number, *clause.path) if several else clause.path
+
+    before = {key(clause): clause for clause in old.clauses}
+    after = {key(clause): clause for clause in new.clauses}
     changes: list[ClauseChange] = []
     for citation, clause in after.items():
         previous = before.get(citation)

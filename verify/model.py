@@ -79,7 +79,7 @@ class Model:
         self.constraints: list[Term] = []
         self.obligations: list[Obligation] = []
         self.memo: dict[tuple[str, tuple[Value, ...]], Term] = {}
-        self.clauses: list[ast.Clause] = [statute.section]
+        self.clauses: list[ast.Clause] = [statute.sections[0]]
         # Which definition instances and inputs each definition instance uses directly.
         self.building: list[tuple[str, tuple[Value, ...]]] = []
         self.uses: dict[tuple[str, tuple[Value, ...]], set[tuple[str, tuple[Value, ...]]]] = {}

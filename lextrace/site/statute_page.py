@@ -8,7 +8,8 @@ that pass through it.
 
 from __future__ import annotations
 
-from lextrace.dsl import ast
+from lextrace.dsl import ast, citations
+from lextrace.dsl.checker import walk
 from lextrace.dsl.coverage import clause_coverage
 
 from .context import MATRIX_PAGE, STATUTE_PAGE, Site, featured_clause, relative
@@ -34,6 +35,29 @@ def heading(clause: ast.Clause) -> str:
     own = clause.own_citation
     title = f"S{own[1:]}" if own.startswith("section ") else own
     return f"{level} {title} {{ #{clause.anchor} }}"
+
+
+def cited_clauses(statute: ast.Statute, items: list[object]) -> list[ast.Clause]:
+    """Returns the clauses the rules of `items` name definitions under (`x under "§ 1(b)"`),
+    in the order they are first cited."""
+    found: dict[int, ast.Clause] = {}
+    for item in items:
+        exprs: list[ast.Expr | None] = []
+        if isinstance(item, ast.Rule):
+            exprs = [item.expr, item.condition]
+        elif isinstance(item, ast.Cases):
+            exprs = [item.otherwise]
+        elif isinstance(item, ast.Case):
+            exprs = [item.expr, item.condition]
+        elif isinstance(item, ast.Invariant):
+            exprs = [item.expr]
+        for expr in exprs:
+            for node in walk(expr):
+                if isinstance(node, ast.Ref | ast.Call) and node.cited is not None:
+                    clause = citations.resolve(statute, node.cited.text)
+                    if clause is not None:
+                        found.setdefault(id(clause), clause)
+    return list(found.values())
 
 
 def clause_block(site: Site, clause: ast.Clause) -> str:
@@ -74,6 +98,12 @@ def clause_block(site: Site, clause: ast.Clause) -> str:
         parts.extend(words)
         if sources:
             parts.append(code("\n".join(sources)))
+    cited = cited_clauses(statute, items)
+    if cited:
+        parts.append(
+            "Refers to: "
+            + ", ".join(f"[{c.own_citation}]({site.clause_link(c, here)})" for c in cited)
+        )
     readings = sorted(
         {r for item in items for r in item.readings} | {r for m in monotones for r in m.readings},
         key=lambda r: (len(r), r),
