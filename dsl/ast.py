@@ -439,6 +439,79 @@ class Bound:
     span: Span
 
 
+@dataclass(frozen=True)
+class FromTable:
+    """`from TABLE by YEAR`: an input left out of a scenario that gives the year input `year`
+    takes the value of `table` in force on 1 January of that year."""
+
+    table: str
+    year: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class TableEntry:
+    """One value of a dated table and the day it is in force from (ISO `YYYY-MM-DD`)."""
+
+    start: str
+    value: Literal
+    span: Span
+
+
+@dataclass
+class Table:
+    """A dated parameter: values each in force from a date until the next one, the last until
+    `until`; `source` cites where they are set and published."""
+
+    name: str
+    type: Type
+    description: str
+    source: str
+    entries: tuple[TableEntry, ...]
+    until: str
+    span: Span
+
+    def entry_for_year(self, year: int) -> TableEntry | None:
+        """Returns the entry in force on 1 January of `year`, None when the table does not
+        cover that day (before its first entry or after `until`)."""
+        day = f"{year:04d}-01-01"
+        if not 1 <= year <= 9999 or day > self.until:
+            return None
+        found = None
+        for entry in self.entries:
+            if entry.start <= day:
+                found = entry
+        return found
+
+
+@dataclass(frozen=True)
+class Periods:
+    """`periods NAME by YEAR at most N`: a scenario may give `NAME`, a list of periods each with
+    its own facts and its year input `by`, strictly increasing; the facts `only` are given in a
+    period only, the facts `without` not at all in that form."""
+
+    name: str
+    by: str
+    at_most: int
+    description: str
+    only: tuple[str, ...]
+    without: tuple[str, ...]
+    span: Span
+
+
+@dataclass
+class Total:
+    """`total NAME = sum of RESULT over PERIODS`: in the period form the result `name` is the
+    sum of `summed` over the periods, cited to the clause it is written in."""
+
+    name: str
+    summed: str
+    periods: str
+    span: Span
+    readings: tuple[str, ...]
+    clause: Clause = field(repr=False)
+
+
 @dataclass
 class Input:
     """A declared fact of the scenario: type, default, bounds and description."""
@@ -452,6 +525,7 @@ class Input:
     required_when: Expr | None = None
     optional: bool = False
     bounds: tuple[Bound, ...] = ()
+    from_table: FromTable | None = None
 
 
 @dataclass(frozen=True)
@@ -501,6 +575,9 @@ class Statute:
     invariants: list[Invariant] = field(default_factory=list)
     monotones: list[Monotone] = field(default_factory=list)
     cite: str = CITE  # how a clause is cited: see `citation`
+    tables: dict[str, Table] = field(default_factory=dict)
+    periods: Periods | None = None
+    totals: list[Total] = field(default_factory=list)
 
     def citation(self, clause: Clause) -> str:
         """The full citation of a clause in the statute's declared style (`cite`): by default

@@ -884,9 +884,121 @@ class _Checker:
                 *(b.when for b in declared.bounds),
             ):
                 used_inputs.update(n.name for n in walk(expr) if isinstance(n, ast.Ref))
+        for declared in statute.inputs.values():
+            if declared.from_table is not None:
+                used_inputs.add(declared.from_table.year)
+        if statute.periods is not None:
+            used_inputs.add(statute.periods.by)
         for name, declared in statute.inputs.items():
             if name not in used_inputs:
                 self.report(declared.span, f"input '{name}' is never used", severity="warning")
+
+    # ---- dated tables, periods and their totals --------------------------------------------------
+    def check_tables(self) -> None:
+        """A table holds numbers of its type; an input read from a table has its type and a
+        year input (a count) to read it by."""
+        statute = self.statute
+        for table in statute.tables.values():
+            if not table.type.is_numeric:
+                self.report(
+                    table.span, f"table '{table.name}' is {table.type}: a table holds numbers"
+                )
+                continue
+            for entry in table.entries:
+                self.expect_assignable(
+                    table.type,
+                    self.infer(entry.value, (), None),
+                    entry.value,
+                    None,
+                    f"the value from {entry.start} of table '{table.name}'",
+                )
+        for declared in statute.inputs.values():
+            source = declared.from_table
+            if source is None:
+                continue
+            table = statute.tables.get(source.table)
+            if table is None:
+                self.report(
+                    source.span,
+                    f"input '{declared.name}' is read from '{source.table}', which is not a table",
+                    hint=self.did_you_mean(source.table, ())
+                    if not statute.tables
+                    else f"the tables: {', '.join(statute.tables)}",
+                )
+            elif not _assignable(declared.type, table.type):
+                self.report(
+                    source.span,
+                    f"input '{declared.name}' is {declared.type}, but table '{table.name}' "
+                    f"holds {table.type}",
+                )
+            year = statute.inputs.get(source.year)
+            if year is None or year.type != ast.COUNT or year.from_table is not None:
+                self.report(
+                    source.span,
+                    f"a table is read by a year: '{source.year}' must be a count input given "
+                    "by the scenario",
+                )
+
+    def check_periods(self) -> None:
+        """The periods are ordered by a count input; the facts named given only in a period,
+        or not in the period form, are inputs; a total sums a numeric result into another
+        declared result."""
+        statute = self.statute
+        periods = statute.periods
+        if periods is not None:
+            by = statute.inputs.get(periods.by)
+            if by is None or by.type != ast.COUNT:
+                self.report(
+                    periods.span,
+                    f"the periods are ordered by '{periods.by}', which must be a count input",
+                )
+            for name in (*periods.only, *periods.without):
+                if name not in statute.inputs:
+                    self.report(
+                        periods.span, f"'{name}' is not an input", hint=self.did_you_mean(name, ())
+                    )
+                elif name == periods.by:
+                    self.report(periods.span, f"'{name}' orders the periods: every period gives it")
+            both = set(periods.only) & set(periods.without)
+            if both:
+                self.report(periods.span, f"'{sorted(both)[0]}' is both 'each' and 'without'")
+        results = set(statute.result_names)
+        totals = {total.name for total in statute.totals}
+        for total in statute.totals:
+            self.check_readings(total.readings, total.span, total.clause)
+            if periods is None or total.periods != periods.name:
+                self.report(
+                    total.span,
+                    f"'{total.periods}' is not the encoding's periods",
+                    total.clause,
+                    hint='declare them: periods NAME by YEAR at most N "...";',
+                )
+            if total.name not in results:
+                self.report(
+                    total.span, f"total '{total.name}' is not a declared result", total.clause
+                )
+            summed = statute.definitions.get(total.summed)
+            if total.summed not in results or summed is None or total.summed in totals:
+                self.report(
+                    total.span,
+                    f"a total sums a result of each period: '{total.summed}' is not one",
+                    total.clause,
+                )
+            elif not summed.type.is_numeric:
+                self.report(
+                    total.span,
+                    f"'{total.summed}' is {summed.type}: only numbers are summed",
+                    total.clause,
+                )
+            elif total.name in statute.definitions and not _assignable(
+                statute.definitions[total.name].type, summed.type
+            ):
+                self.report(
+                    total.span,
+                    f"'{total.name}' is {statute.definitions[total.name].type}, but the sum of "
+                    f"'{total.summed}' is {summed.type}",
+                    total.clause,
+                )
 
     def check_invariants(self) -> None:
         names: dict[str, ast.Span] = {}
@@ -965,6 +1077,8 @@ def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     checker.check_inputs()
     checker.check_definitions()
     checker.check_citations()
+    checker.check_tables()
+    checker.check_periods()
     checker.check_invariants()
     checker.check_numbers()
     checker.check_coverage()

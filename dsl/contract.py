@@ -56,6 +56,10 @@ def fields(statute: ast.Statute) -> list[Field]:
         for name, _ in monotone.inputs:
             if name in used_by:
                 used_by[name].append(monotone.clause)
+    # A year input is used where the inputs read from a table by it are.
+    for declared in statute.inputs.values():
+        if declared.from_table is not None and declared.from_table.year in used_by:
+            used_by[declared.from_table.year].extend(used_by[declared.name])
     found = []
     for declared in statute.inputs.values():
         if declared.required:
@@ -75,6 +79,9 @@ def fields(statute: ast.Statute) -> list[Field]:
             constraints.append(f"required when {_source(statute, declared.required_when)}")
         if declared.optional:
             constraints.append("may be null")
+        if declared.from_table is not None:
+            source = declared.from_table
+            constraints.append(f"when left out, read from table {source.table} by {source.year}")
         # The section itself has no short citation: it is cited in full.
         clauses = tuple(
             dict.fromkeys(c.short_citation or statute.citation(c) for c in used_by[declared.name])

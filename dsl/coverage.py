@@ -40,9 +40,11 @@ class ClauseCoverage:
 def clause_coverage(clause: ast.Clause) -> ClauseCoverage:
     """Returns how a clause is accounted for (see the module docstring)."""
     rules = tuple(
-        item.name
-        for item in clause.items
-        if isinstance(item, ast.Rule | ast.Cases | ast.Case | ast.Invariant)
+        dict.fromkeys(
+            item.name
+            for item in clause.items
+            if isinstance(item, ast.Rule | ast.Cases | ast.Case | ast.Invariant | ast.Total)
+        )
     )
     marks = tuple(
         (_mark_name(piece), piece.reason or "") for piece in clause.texts if piece.mark is not None

@@ -7,8 +7,10 @@ and so do the bounds of dsl/limits.py (nesting, depth, parse time).
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import functools
+import itertools
 import re
 import time
 from fractions import Fraction
@@ -36,6 +38,7 @@ _TERMINAL_WORDS = {
     "TYPE_NAME": "a type (bool, count, number, share, money)",
     "ORDER": "'first-match' or 'exclusive'",
     "BONUS": "'bonus'",
+    "DATE": "a date such as 2024-01-01",
     "$END": "the end of the file",
 }
 
@@ -175,6 +178,7 @@ class _Builder:
         self.pending_cases: list[tuple[ast.Case, ast.Span]] = []
         self.invariants: list[ast.Invariant] = []
         self.monotones: list[ast.Monotone] = []
+        self.totals: list[ast.Total] = []
 
     def error(
         self,
@@ -240,6 +244,8 @@ class _Builder:
         readings: dict[str, ast.Reading] = {}
         inputs: dict[str, ast.Input] = {}
         results: list[tuple[str, ast.Span]] = []
+        tables: dict[str, ast.Table] = {}
+        periods: ast.Periods | None = None
         for declaration in declarations:
             assert isinstance(declaration, Tree)
             kind = declaration.data
@@ -255,6 +261,15 @@ class _Builder:
                 inputs[declared.name] = declared
             elif kind == "results_decl":
                 results.extend((str(tok), _span(tok)) for tok in declaration.children)
+            elif kind == "table_decl":
+                table = self.table(declaration)
+                if table.name in tables:
+                    self.error(table.span, f"table '{table.name}' is declared twice")
+                tables[table.name] = table
+            elif kind == "periods_decl":
+                if periods is not None:
+                    self.error(_span(declaration), "the periods are declared twice")
+                periods = self.periods(declaration)
         sections = self.sections(section_trees, fields["cite"])
         for case, span in self.pending_cases:
             target = self.definitions.get(case.name)
@@ -288,6 +303,9 @@ class _Builder:
             invariants=self.invariants,
             monotones=self.monotones,
             cite=fields["cite"],
+            tables=tables,
+            periods=periods,
+            totals=self.totals,
         )
 
     def reading(self, tree: Tree) -> ast.Reading:
@@ -330,6 +348,9 @@ class _Builder:
                     declared.required_when = self.when(option.children[0])
             elif kind == "optional":
                 declared.optional = True
+            elif kind == "from_table":
+                table, year = option.children
+                declared.from_table = ast.FromTable(str(table), str(year), _span(option))
             else:
                 bound_kind = str(kind).removesuffix("_bound")
                 when = self.when(option.children[1]) if len(option.children) > 1 else None
@@ -458,6 +479,10 @@ class _Builder:
                 monotone = self.monotone(child, clause)
                 self.monotones.append(monotone)
                 clause.items.append(monotone)
+            elif kind == "total":
+                total = self.total(child, clause)
+                self.totals.append(total)
+                clause.items.append(total)
 
     def define(self, definition: ast.Rule | ast.Cases) -> None:
         earlier = self.definitions.get(definition.name)
@@ -588,6 +613,80 @@ class _Builder:
             clause=clause,
             params=params,
             reviewed=reviewed,
+        )
+
+    def total(self, tree: Tree, clause: ast.Clause) -> ast.Total:
+        head, tail = self._split(tree.children, "readings", "reviewed")
+        name, summed, periods = head
+        readings, _ = self.annotations(tail)
+        return ast.Total(
+            name=str(name),
+            summed=str(summed),
+            periods=str(periods),
+            span=_span(tree),
+            readings=readings,
+            clause=clause,
+        )
+
+    def table(self, tree: Tree) -> ast.Table:
+        name, type_tree, description, source, *entries, until = tree.children
+        found: list[ast.TableEntry] = []
+        for entry in entries:
+            assert isinstance(entry, Tree)
+            start, value = entry.children
+            literal = self.expr(value)
+            assert isinstance(literal, ast.Literal)
+            self.check_date(cast(Token, start))
+            found.append(ast.TableEntry(str(start), literal, _span(entry)))
+        self.check_date(cast(Token, until))
+        for earlier, later in itertools.pairwise(found):
+            if later.start <= earlier.start:
+                self.error(
+                    later.span,
+                    f"the table's dates must rise: {later.start} comes after {earlier.start}",
+                )
+        if found and str(until) < found[-1].start:
+            self.error(
+                _span(cast(Token, until)),
+                f"the table ends ({until}) before its last value is in force ({found[-1].start})",
+            )
+        return ast.Table(
+            name=str(name),
+            type=self.type(cast(Tree, type_tree)),
+            description=_prose(cast(Token, description)),
+            source=_prose(cast(Token, source)),
+            entries=tuple(found),
+            until=str(until),
+            span=_span(tree),
+        )
+
+    def check_date(self, token: Token) -> None:
+        try:
+            datetime.date.fromisoformat(str(token))
+        except ValueError:
+            self.error(_span(token), f"{token} is not a date of the calendar")
+
+    def periods(self, tree: Tree) -> ast.Periods:
+        name, by, most, description, *lists = tree.children
+        only: tuple[str, ...] = ()
+        without: tuple[str, ...] = ()
+        for names in lists:
+            assert isinstance(names, Tree)
+            if names.data == "period_only":
+                only = tuple(str(n) for n in names.children)
+            else:
+                without = tuple(str(n) for n in names.children)
+        at_most = Fraction(str(most))
+        if at_most.denominator != 1 or at_most < 1:
+            self.error(_span(cast(Token, most)), f"at most {most} periods: give a whole number")
+        return ast.Periods(
+            name=str(name),
+            by=str(by),
+            at_most=int(at_most),
+            description=_prose(cast(Token, description)),
+            only=only,
+            without=without,
+            span=_span(tree),
         )
 
     def monotone(self, tree: Tree, clause: ast.Clause) -> ast.Monotone:

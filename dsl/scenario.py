@@ -229,6 +229,47 @@ class _Validator:
             return None
         return number
 
+    def from_table(self, declared: ast.Input, values: dict[str, Value], invalid: set[str]) -> None:
+        """Gives an input left out of the scenario its table's value in force on 1 January of
+        the scenario's year; a missing or uncovered year is a problem at the input's field when
+        the input is required."""
+        source = declared.from_table
+        assert source is not None
+        table = self.statute.tables[source.table]
+        name = declared.name
+        year = values.get(source.year)
+        if source.year in invalid:
+            invalid.add(name)
+            return
+        if year is None:
+            if declared.required:
+                self.problem(
+                    name,
+                    self.describe(declared),
+                    None,
+                    f"the field is missing; or give {source.year} to read it from the table "
+                    f"{table.name}",
+                )
+                invalid.add(name)
+            elif declared.default is not None:
+                values[name] = default_value(declared)
+            return
+        entry = table.entry_for_year(int(year))
+        if entry is None:
+            first = table.entries[0].start if table.entries else table.until
+            self.problems.append(
+                FieldProblem(
+                    name,
+                    f"{self.describe(declared)} for {source.year} {year}: the table "
+                    f"{table.name} covers {first} to {table.until} only",
+                    "nothing",
+                    f"give {name} for {year}",
+                )
+            )
+            invalid.add(name)
+            return
+        values[name] = Fraction(entry.value.value)
+
     def describe(self, declared: ast.Input) -> str:
         return {
             "bool": "true or false",
@@ -334,6 +375,16 @@ def validate(statute: ast.Statute, scenario: object, source: str | None = None) 
     for name in scenario:
         if name in RESERVED_KEYS:
             continue
+        if statute.periods is not None and name == statute.periods.name:
+            # Only this problem: the facts the periods would give are not missing here.
+            validator.problem(
+                name,
+                "the facts of one period: a scenario of periods is evaluated period by period, "
+                "by lextrace evaluate and explain (and Statute.evaluate)",
+                scenario[name],
+                "give each period as a scenario of its own here",
+            )
+            raise ScenarioError(validator.problems, source)
         if name not in statute.inputs:
             if isinstance(name, str):
                 label = name if len(name) <= 60 else name[:57] + "..."
@@ -348,6 +399,8 @@ def validate(statute: ast.Statute, scenario: object, source: str | None = None) 
         before = len(validator.problems)
         if name in scenario:
             values[name] = validator.convert(declared, scenario[name])
+        elif declared.from_table is not None:
+            values[name] = None  # read from its table once the year is known, below
         elif declared.required:
             validator.problem(name, validator.describe(declared), None, "the field is missing")
             values[name] = None
@@ -359,10 +412,30 @@ def validate(statute: ast.Statute, scenario: object, source: str | None = None) 
             invalid.add(name)
     if not validator.problems or invalid != set(statute.inputs):
         validator.check_bounds(values, invalid)
+    # A value from a table once the year it is read by has passed its own checks.
+    refused = {problem.field for problem in validator.problems}
+    for declared in statute.inputs.values():
+        if declared.from_table is not None and declared.name not in scenario:
+            if declared.from_table.year in refused:
+                invalid.add(declared.name)
+            else:
+                validator.from_table(declared, values, invalid)
     _check_reserved(validator, statute, scenario)
     if validator.problems:
         raise ScenarioError(validator.problems, source)
     return values
+
+
+def derived_from_tables(statute: ast.Statute, scenario: Mapping[str, object]) -> list[str]:
+    """Returns the inputs a valid scenario leaves to their tables and gives the year to read
+    them by (their values come from `Table.entry_for_year`), in declaration order."""
+    return [
+        declared.name
+        for declared in statute.inputs.values()
+        if declared.from_table is not None
+        and declared.name not in scenario
+        and scenario.get(declared.from_table.year) is not None
+    ]
 
 
 def _check_reserved(validator: _Validator, statute: ast.Statute, scenario: Mapping) -> None:

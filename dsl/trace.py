@@ -49,6 +49,21 @@ class Trace:
 
     statute: ast.Statute
     evaluation: Evaluation
+    # The inputs the scenario left to their dated tables: shown with the table they come from.
+    derived: tuple[str, ...] = ()
+
+    def input_origin(self, name: str) -> str:
+        """Returns where an input's value comes from: `input`, or its table, the day the
+        value is in force from and the table's source."""
+        declared = self.statute.inputs[name]
+        source = declared.from_table
+        if name not in self.derived or source is None:
+            return "input"
+        table = self.statute.tables[source.table]
+        year = self.evaluation.inputs.get(source.year)
+        entry = table.entry_for_year(int(year)) if isinstance(year, int) else None
+        since = f", in force from {entry.start}" if entry is not None else ""
+        return f"from table {table.name} for {source.year} {year}{since}: {table.source}"
 
     @property
     def steps(self) -> list[Step]:
@@ -166,7 +181,7 @@ class Trace:
                 where = f"  [{self.statute.citation(parent.clause)}]" if parent else ""
                 lines.append(
                     f"{prefix}{input_name} = {display(declared.type, self.value_of(key))}"
-                    f"  (input){where}"
+                    f"  ({self.input_origin(input_name)}){where}"
                 )
                 return
             step = self.evaluation.steps[key]

@@ -20,15 +20,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import periods
 from .dsl import ast
 from .dsl.codegen import FastFunction, fast_function
 from .dsl.errors import FieldProblem, ScenarioError
 from .dsl.evaluator import Evaluation, compiled, evaluate
 from .dsl.loader import load
 from .dsl.reserved import READINGS_KEY
-from .dsl.scenario import pinned_readings, read_scenario_file, validate
+from .dsl.scenario import derived_from_tables, pinned_readings, read_scenario_file, validate
 from .dsl.trace import Trace, display, json_value
 from .dsl.values import Value
+from .periods import PeriodResult
 from .statute import BUNDLED
 
 
@@ -45,6 +47,8 @@ class Result:
     readings: dict[str, str]
     inputs: dict[str, Value]
     trace: Trace | None
+    # The inputs the scenario left to their dated tables (`from TABLE by YEAR`), in order.
+    derived: tuple[str, ...] = ()
 
     def __getitem__(self, key: str) -> Value:
         return self.values[key]
@@ -60,6 +64,11 @@ class Result:
             name: json_value(self.statute.definitions[name].type, value)
             for name, value in self.values.items()
         }
+        if self.derived:
+            output["derived"] = {
+                name: json_value(self.statute.inputs[name].type, self.inputs[name])
+                for name in self.derived
+            }
         output["readings"] = dict(self.readings)
         if self.trace is not None and include_trace is not False:
             output["trace"] = self.trace.to_json()
@@ -141,17 +150,50 @@ class Statute:
         readings: Mapping[str, str] | None = None,
         trace: bool = False,
         source: str | None = None,
-    ) -> Result:
+    ) -> Result | PeriodResult:
         """Returns the exact result of one scenario under the selected readings: those the
         scenario pins in its `readings` field, and `readings`, which may agree with them but
-        not contradict them.
+        not contradict them. A scenario of periods (when the encoding declares them) gives a
+        PeriodResult: each period's result and the totals.
 
         Raises ScenarioError for a scenario that breaks the format (or contradicts a pinned
         reading), ReadingError for an unknown reading.
         """
         self.select_readings(readings)
+        if periods.is_period_scenario(self.ast, scenario):
+            return self.evaluate_periods(scenario, readings, trace, source)
         inputs = self.validate(scenario, source)
-        return self.evaluate_inputs(inputs, self.readings_for(scenario, readings, source), trace)
+        result = self.evaluate_inputs(inputs, self.readings_for(scenario, readings, source), trace)
+        result.derived = tuple(derived_from_tables(self.ast, scenario))
+        if result.trace is not None:
+            result.trace.derived = result.derived
+        return result
+
+    def evaluate_periods(
+        self,
+        scenario: Mapping[str, object],
+        readings: Mapping[str, str] | None = None,
+        trace: bool = False,
+        source: str | None = None,
+    ) -> PeriodResult:
+        """Returns the result of a scenario of periods: each period evaluated from its own
+        facts (and the top level's), and each total summed over them (lextrace/periods.py)."""
+        found = periods.split(self.ast, scenario, source)
+        selected = self.readings_for(scenario, readings, source)
+        results = []
+        for period in found:
+            result = self.evaluate_inputs(period.inputs, selected, trace)
+            result.derived = period.derived
+            if result.trace is not None:
+                result.trace.derived = period.derived
+            results.append(result)
+        return PeriodResult(
+            self.ast,
+            found,
+            results,
+            periods.totals(self.ast, [r.values for r in results]),
+            {rid: selected[rid] for rid in periods.readings_used(self.ast)},
+        )
 
     def readings_for(
         self,
@@ -207,7 +249,7 @@ class Statute:
 
     def evaluate_file(
         self, path: str | Path, readings: Mapping[str, str] | None = None, trace: bool = False
-    ) -> Result:
+    ) -> Result | PeriodResult:
         """Returns the result of the scenario stored in a JSON, YAML or TOML file."""
         path = Path(path)
         scenario = read_scenario_file(path)

@@ -222,6 +222,13 @@ def explain(scenario: str, width: int, encoding: str | None, readings: tuple[str
 
     result, data = _result(encoding, scenario, readings, trace=True)
     click.echo(_text(result, scenario))
+    from .periods import PeriodResult
+
+    if isinstance(result, PeriodResult):  # each period's derivation, then the totals
+        click.echo("")
+        click.echo("Derivation, period by period (each value, its clause, its words, its inputs)")
+        click.echo(result.explain(width=width))
+        return
     program = result.trace.evaluation.program
     found = replay.replay(
         program, data, scenario, result.inputs, result.readings, lambda p: _partner(program, p)
@@ -269,7 +276,13 @@ def _markdown(result: Any, scenario: str) -> str:
     lines += ["| result | amount | clause |", "|---|---|---|"]
     lines += [f"| `{name}` | {value} | {citation} |" for name, value, citation in result.table()]
     lines += ["", "Readings: " + ", ".join(f"{k} {v}" for k, v in result.readings.items()), ""]
-    lines += ["## Derivation", "", result.trace.markdown()]
+    from .periods import PeriodResult
+
+    if isinstance(result, PeriodResult):
+        for period, own in zip(result.periods, result.results, strict=True):
+            lines += [f"## Derivation, {period.year}", "", own.trace.markdown(), ""]
+    else:
+        lines += ["## Derivation", "", result.trace.markdown()]
     return "\n".join(lines)
 
 

@@ -51,6 +51,8 @@ reading I19 "How is the credit for the eligibility period computed?"
   default annual-times-period "The annual credit times the eligibility period in years (7 unless the scenario says otherwise).";
 reading I20 "How is the arithmetic done and rounded?"
   default exact-rationals "Exact rational arithmetic throughout; amounts are reported exactly and, for display, rounded half-up to the cent.";
+reading I23 "How is the credit over the eligibility period computed, year by year?"
+  default year-by-year "Each year is computed from that year's own facts; the (g) limit applies to each year's credit; the period's total is the sum of the years' credits.";
 
 # ---- the facts of one eligible business for one tax year (the scenario contract) --------------
 
@@ -116,12 +118,34 @@ input board_underrepresented_share: share = 0
   "share of the governing board's members who self-identify as members of an underrepresented community";
 input lowest_full_time_hourly_wage: money required above $0
   "lowest hourly pay of any full-time job at the qualified business facility";
-input state_minimum_wage: money required above $0
+input tax_year: count optional min 2020 max 2100
+  "the tax year the facts are of (a year of the eligibility period)";
+input state_minimum_wage: money required above $0 from nj_minimum_wage by tax_year
   "State minimum wage under N.J.S.A. 34:11-56a4 for the year";
 input board_approved_annual_limit: money optional min $0
   "the annual amount the board approved as necessary to induce the project, under (g)";
 input eligibility_period_years: count = 7 min 1 max 10
   "years in the eligibility period";
+
+# The minimum wage fixed under N.J.S.A. 34:11-56a4, year by year: a year's rate is the one in
+# force on January 1 of that year.
+table nj_minimum_wage: money "the New Jersey minimum wage (general rate)"
+  source "N.J.S.A. 34:11-56a4; rates published each year by the New Jersey Department of Labor and Workforce Development"
+  from 2020-01-01 $11.00
+  from 2021-01-01 $12.00
+  from 2022-01-01 $13.00
+  from 2023-01-01 $14.13
+  from 2024-01-01 $15.13
+  from 2025-01-01 $15.49
+  from 2026-01-01 $15.92
+  until 2026-12-31;
+
+# The eligibility period year by year (eligibility-period-format.md): each year its own jobs.
+periods eligibility_period by tax_year at most 10
+  "the years of the eligibility period, each computed from its own facts"
+  each new_jobs, retained_jobs, labor_harmony_new_jobs, labor_harmony_retained_jobs,
+    project_median_salary, lowest_full_time_hourly_wage
+  without eligibility_period_years;
 
 results area_tier, per_job_new, per_job_new_labor_harmony, per_job_retained,
   per_job_retained_labor_harmony, annual_total_before_limit, annual_credit, eligibility_period_total;
@@ -136,6 +160,7 @@ a. "The total amount of the tax credit for an eligible business for each new or 
     the eligibility period, notwithstanding any other provisions of P.L.2020, c.156 (C. 34:1B-269
     et al.) to the contrary." {
   rule eligibility_period_total: money = annual_credit * eligibility_period_years reading I19, I20;
+  total eligibility_period_total = sum of annual_credit over eligibility_period reading I23;
 
   invariant amounts_not_negative "No amount of the credit is ever negative.":
     per_job_new >= $0 and per_job_new_labor_harmony >= $0 and per_job_retained >= $0

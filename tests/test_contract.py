@@ -45,6 +45,7 @@ SCENARIO_FORMAT = {
     "south_jersey_port_district": ("bool", "false"),
     "board_underrepresented_share": ("share", "0"),
     "lowest_full_time_hourly_wage": ("money", "required"),
+    "tax_year": ("count", "null"),  # of eligibility-period-format.md
     "state_minimum_wage": ("money", "required"),
     "board_approved_annual_limit": ("money", "null"),
     "eligibility_period_years": ("count", "7"),

@@ -16,7 +16,7 @@ from .context import MATRIX_PAGE, STATUTE_PAGE, Site, featured_clause, relative
 from .markdown import code, escape
 from .provenance import section
 
-_ENCODED_ITEMS = ast.Rule | ast.Cases | ast.Case | ast.Invariant
+_ENCODED_ITEMS = ast.Rule | ast.Cases | ast.Case | ast.Invariant | ast.Total
 
 
 def source_text(statute: ast.Statute, span: ast.Span) -> str:
