@@ -238,6 +238,7 @@ class _Builder:
         readings: dict[str, ast.Reading] = {}
         inputs: dict[str, ast.Input] = {}
         results: list[tuple[str, ast.Span]] = []
+        records: dict[str, ast.Record] = {}
         for declaration in declarations:
             assert isinstance(declaration, Tree)
             kind = declaration.data
@@ -253,6 +254,11 @@ class _Builder:
                 inputs[declared.name] = declared
             elif kind == "results_decl":
                 results.extend((str(tok), _span(tok)) for tok in declaration.children)
+            elif kind == "record_decl":
+                record = self.record(declaration)
+                if record.name in records:
+                    self.error(record.span, f"record '{record.name}' is declared twice")
+                records[record.name] = record
         section = self.section(section_tree)
         for case, span in self.pending_cases:
             target = self.definitions.get(case.name)
@@ -286,6 +292,7 @@ class _Builder:
             invariants=self.invariants,
             monotones=self.monotones,
             cite=fields["cite"],
+            records=records,
         )
 
     def reading(self, tree: Tree) -> ast.Reading:
@@ -306,7 +313,26 @@ class _Builder:
     def type(self, tree: Tree) -> ast.Type:
         if tree.data == "simple_type":
             return ast.Type(cast(ast.TypeKind, str(tree.children[0])))
+        if tree.data == "list_type":
+            return ast.Type("list", record=str(tree.children[0]))
         return ast.Type("enum", tuple(str(tok) for tok in tree.children))
+
+    def record(self, tree: Tree) -> ast.Record:
+        name_token, description, *field_trees = tree.children
+        record = ast.Record(
+            name=str(name_token),
+            description=_prose(cast(Token, description)),
+            span=_span(cast(Token, name_token)),
+        )
+        for field_tree in field_trees:
+            declared = self.input(cast(Tree, field_tree))
+            if declared.name in record.fields:
+                self.error(
+                    declared.span,
+                    f"field '{declared.name}' is declared twice in record '{record.name}'",
+                )
+            record.fields[declared.name] = declared
+        return record
 
     def input(self, tree: Tree) -> ast.Input:
         name_token, type_tree, *options, description = tree.children
@@ -602,6 +628,8 @@ class _Builder:
             return ast.ReadingTest(span, str(children[0]), str(children[1]))
         if kind == "bonus_sum":
             return ast.BonusSum(span)
+        if kind in ("aggregate", "aggregate_where", "sum_aggregate", "sum_where"):
+            return self.aggregate(tree)
         if kind == "if_expr":
             condition, then, otherwise = (self.expr(c) for c in children)
             return ast.If(span, condition, then, otherwise)
@@ -632,6 +660,25 @@ class _Builder:
                     )
             return ast.BinOp(span, op, left, right)
         raise AssertionError(f"unhandled expression {kind}")  # pragma: no cover
+
+    def aggregate(self, tree: Tree) -> ast.Expr:
+        """Returns the Aggregate node of `OP of [FIELD in] LIST [where COND]`; an unknown OP
+        is reported at its name."""
+        span = _span(tree)
+        children = list(tree.children)
+        op = "sum" if tree.data in ("sum_aggregate", "sum_where") else str(children.pop(0))
+        source_tree = cast(Tree, children[0])
+        names = [str(tok) for tok in source_tree.children]
+        field, source = (names[0], names[1]) if len(names) == 2 else (None, names[0])
+        condition = self.expr(children[1]) if len(children) > 1 else None
+        if op not in ast.AGGREGATES:
+            self.error(
+                _span(tree.children[0]),
+                f"'{op} of' is not an aggregate",
+                hint="the aggregates are " + ", ".join(ast.AGGREGATES),
+            )
+            op = "count"
+        return ast.Aggregate(span, cast(ast.AggregateOp, op), field, source, condition)
 
     def token_expr(self, token: Token) -> ast.Expr:
         if token.type == "NAME":
