@@ -457,3 +457,14 @@ def test_the_site_prose_names_the_middle_jobs_and_the_lowest_paid(payroll) -> No
     assert "the two middle: jobs[1] J-2 and jobs[0] J-1" in median
     counted = narrator.explain(steps["base_grant"]).text
     assert "$500 * 4" in counted
+
+
+def test_the_scenario_contract_lists_the_fields_of_the_elements() -> None:
+    from lextrace.dsl.contract import fields
+
+    found = {f.name: f for f in fields(load(PAYROLL))}
+    assert found["jobs"].type == "list of job" and found["jobs"].constraints == "at least 1"
+    assert "(b)" in found["jobs"].clauses  # the median's clause uses the list
+    assert found["jobs[].annual_salary"].constraints == "more than $0"
+    assert found["jobs[].harmony"].default == "false"
+    assert found["jobs[].id"].default == "required"
