@@ -33,7 +33,7 @@ _TERMINAL_WORDS = {
     "CLAUSE_LABEL": "a clause label such as b., A., (1), (a), (A), (iv) or (1A)",
     "SECTION_LABEL": "a section number such as 75.",
     "UNLABELLED": "'unlabelled'",
-    "TYPE_NAME": "a type (bool, count, number, share, money)",
+    "TYPE_NAME": "a type (bool, count, number, share, money, text)",
     "ORDER": "'first-match' or 'exclusive'",
     "BONUS": "'bonus'",
     "$END": "the end of the file",

@@ -468,3 +468,10 @@ def test_the_scenario_contract_lists_the_fields_of_the_elements() -> None:
     assert found["jobs[].annual_salary"].constraints == "more than $0"
     assert found["jobs[].harmony"].default == "false"
     assert found["jobs[].id"].default == "required"
+
+
+def test_an_aggregate_with_no_list_is_a_syntax_error_at_its_position(tmp_path: Path) -> None:
+    path = write_encoding(tmp_path, "rule r: count = count of where kind = new;")
+    with pytest.raises(EncodingError) as raised:
+        load(path)
+    assert f"{path}:15:36: error: unexpected 'kind'" in str(raised.value)
