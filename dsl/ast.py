@@ -31,19 +31,23 @@ class Span:
 # ---------------------------------------------------------------------------------------------
 # Types
 
-TypeKind = TypingLiteral["bool", "count", "number", "share", "money", "enum"]
+TypeKind = TypingLiteral["bool", "count", "number", "share", "money", "enum", "text", "list"]
 
 
 @dataclass(frozen=True)
 class Type:
-    """A value type: bool, count (whole number), number, share (in [0, 1]), money, or enum."""
+    """A value type: bool, count (whole number), number, share (in [0, 1]), money, enum, text
+    (an identifier, for a record's field), or a list of records (`record` names the record)."""
 
     kind: TypeKind
     members: tuple[str, ...] = ()
+    record: str = ""
 
     def __str__(self) -> str:
         if self.kind == "enum":
             return f"enum({', '.join(self.members)})"
+        if self.kind == "list":
+            return f"list of {self.record}"
         return self.kind
 
     @property
@@ -58,6 +62,7 @@ class Type:
 
 
 BOOL = Type("bool")
+TEXT = Type("text")
 COUNT = Type("count")
 NUMBER = Type("number")
 SHARE = Type("share")
@@ -195,6 +200,39 @@ class ReadingTest(Expr):
 @dataclass(frozen=True)
 class BonusSum(Expr):
     """`sum of bonuses`: the sum of every rule marked `bonus`, in encoding order."""
+
+
+AggregateOp = TypingLiteral[
+    "count", "sum", "min", "max", "median", "median_low", "median_high", "any", "all"
+]
+AGGREGATES: tuple[str, ...] = (
+    "count",
+    "sum",
+    "min",
+    "max",
+    "median",
+    "median_low",
+    "median_high",
+    "any",
+    "all",
+)
+# The aggregates that have no value over an empty list: a scenario that asks for one is refused.
+NEEDS_ELEMENT: tuple[str, ...] = ("min", "max", "median", "median_low", "median_high")
+
+
+@dataclass(frozen=True)
+class Aggregate(Expr):
+    """`OP of [FIELD in] LIST [where COND]`: an aggregate over the elements of a list input
+    that meet the condition (over the element's fields and any other name). `count` counts
+    them; `sum`, `min`, `max` and the medians take a numeric field (`median` the mean of the two
+    middle values of an even count, `median_low` the lower, `median_high` the higher); `any`
+    and `all` take a bool field, or none (then `any` is "some element meets the condition" and
+    `all` "every element does")."""
+
+    op: AggregateOp
+    field: str | None
+    source: str
+    condition: Expr | None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -528,6 +566,26 @@ class Input:
     from_table: FromTable | None = None
 
 
+@dataclass
+class Record:
+    """A record type: the shape of each element of a list input, its fields declared as inputs
+    are (type, default, bounds, description), in order."""
+
+    name: str
+    description: str
+    span: Span
+    fields: dict[str, Input] = field(default_factory=dict)
+
+    @property
+    def label_field(self) -> str | None:
+        """The field that names an element in a trace: the first `text` field, or None (then
+        an element is named by its position)."""
+        for declared in self.fields.values():
+            if declared.type.kind == "text":
+                return declared.name
+        return None
+
+
 @dataclass(frozen=True)
 class ReadingOption:
     """One way of reading an ambiguous clause."""
@@ -578,6 +636,7 @@ class Statute:
     tables: dict[str, Table] = field(default_factory=dict)
     periods: Periods | None = None
     totals: list[Total] = field(default_factory=list)
+    records: dict[str, Record] = field(default_factory=dict)
 
     def citation(self, clause: Clause) -> str:
         """The full citation of a clause in the statute's declared style (`cite`): by default
@@ -598,7 +657,21 @@ class Statute:
             *(definition.type for definition in self.definitions.values()),
             *(p.type for definition in self.definitions.values() for p in definition.params),
             *(p.type for invariant in self.invariants for p in invariant.params),
+            *(f.type for record in self.records.values() for f in record.fields.values()),
         ]
+
+    @property
+    def list_inputs(self) -> list[Input]:
+        """The inputs of list type, in declaration order."""
+        return [declared for declared in self.inputs.values() if declared.type.kind == "list"]
+
+    def record_of(self, name: str) -> Record | None:
+        """Returns the record of the elements of the list input `name`, None when it is not
+        a list input of a declared record."""
+        declared = self.inputs.get(name)
+        if declared is None or declared.type.kind != "list":
+            return None
+        return self.records.get(declared.type.record)
 
     @property
     def clauses(self) -> list[Clause]:

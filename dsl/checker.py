@@ -60,6 +60,17 @@ def walk(expr: ast.Expr | None) -> Iterator[ast.Expr]:
         yield from walk(expr.condition)
         yield from walk(expr.then)
         yield from walk(expr.otherwise)
+    elif isinstance(expr, ast.Aggregate):
+        yield from walk(expr.condition)
+
+
+def element_params(statute: ast.Statute, expr: ast.Aggregate) -> tuple[ast.Param, ...]:
+    """Returns the fields of the elements an aggregate runs over, as the parameters its
+    `where` condition sees (none when its list is not a list input of a declared record)."""
+    record = statute.record_of(expr.source)
+    if record is None:
+        return ()
+    return tuple(ast.Param(f.name, f.type, f.span) for f in record.fields.values())
 
 
 def references(statute: ast.Statute, expr: ast.Expr | None) -> set[str]:
@@ -193,11 +204,28 @@ class _Checker:
                 return ast.COUNT
             return ast.NUMBER
         if isinstance(expr, ast.Ref):
-            for param in params:
+            for param in reversed(params):  # the innermost element's fields come last
                 if param.name == expr.name:
+                    if param.type.kind == "text":
+                        self.report(
+                            expr.span,
+                            f"'{expr.name}' is a text field: it names an element, it cannot "
+                            "be computed with",
+                            clause,
+                        )
+                        return None
                     return param.type
             if expr.name in statute.inputs:
-                return statute.inputs[expr.name].type
+                found = statute.inputs[expr.name].type
+                if found.kind == "list":
+                    self.report(
+                        expr.span,
+                        f"'{expr.name}' is a list: use it in an aggregate",
+                        clause,
+                        hint=f"for example count of {expr.name}",
+                    )
+                    return None
+                return found
             if expr.name in statute.definitions:
                 definition = statute.definitions[expr.name]
                 if definition.params:
@@ -274,6 +302,8 @@ class _Checker:
                     hint=f"its options are {names}",
                 )
             return ast.BOOL
+        if isinstance(expr, ast.Aggregate):
+            return self.infer_aggregate(expr, params, clause)
         if isinstance(expr, ast.BonusSum):
             for bonus in statute.bonuses:
                 for param in bonus.params:
@@ -286,6 +316,74 @@ class _Checker:
                         )
             return ast.MONEY
         raise AssertionError(f"unhandled expression {expr!r}")  # pragma: no cover
+
+    def infer_aggregate(
+        self, expr: ast.Aggregate, params: tuple[ast.Param, ...], clause: ast.Clause | None
+    ) -> ExprType | None:
+        """Returns the type of an aggregate: a count for `count`, a bool for `any` and `all`,
+        the field's unit for `sum`, `min`, `max` and the medians."""
+        statute = self.statute
+        what = f"'{expr.op} of'"
+        record = statute.record_of(expr.source)
+        if record is None:
+            declared = statute.inputs.get(expr.source)
+            if declared is not None and declared.type.kind != "list":
+                message = f"{what} needs a list, and '{expr.source}' is a {declared.type}"
+            else:
+                message = f"'{expr.source}' is not a list input"
+            hint = None if declared is not None else self.did_you_mean(expr.source, params)
+            self.report(expr.span, message, clause, hint=hint)
+            return None
+        fields = element_params(statute, expr)
+        if expr.condition is not None:
+            self.expect_bool(expr.condition, (*params, *fields), clause, "'where'")
+        field = record.fields.get(expr.field) if expr.field is not None else None
+        if expr.field is not None and field is None:
+            close = difflib.get_close_matches(expr.field, list(record.fields), n=1, cutoff=0.6)
+            self.report(
+                expr.span,
+                f"record '{record.name}' has no field '{expr.field}'",
+                clause,
+                hint=f"did you mean '{close[0]}'?" if close else None,
+            )
+            return None
+        if expr.op == "count":
+            if field is not None:
+                self.report(
+                    expr.span,
+                    "'count of' counts elements, not a field",
+                    clause,
+                    hint=f"write count of {expr.source}",
+                )
+            return ast.COUNT
+        if expr.op in ("any", "all"):
+            if field is not None and field.type != ast.BOOL:
+                self.report(
+                    expr.span,
+                    f"{what} needs a bool field; '{field.name}' is a {field.type}",
+                    clause,
+                )
+            return ast.BOOL
+        if field is None:
+            self.report(
+                expr.span,
+                f"{what} needs a field",
+                clause,
+                hint=f"write {expr.op} of FIELD in {expr.source}",
+            )
+            return None
+        if not field.type.is_numeric:
+            self.report(
+                expr.span,
+                f"{what} needs a numeric field; '{field.name}' is a {field.type}",
+                clause,
+            )
+            return None
+        if expr.op == "sum":
+            return ast.NUMBER if field.type == ast.SHARE else field.type
+        if expr.op == "median" and field.type == ast.COUNT:
+            return ast.NUMBER  # the mean of two middle counts may be a half
+        return field.type
 
     def expect_bool(
         self, expr: ast.Expr, params: tuple[ast.Param, ...], clause: ast.Clause | None, where: str
@@ -495,6 +593,13 @@ class _Checker:
                         f"given '{param.name}: {param.type}'",
                         clause,
                     )
+            if definition.type.kind in ("list", "text"):
+                self.report(
+                    definition.name_span,
+                    f"'{definition.name}' is declared {definition.type}: a rule's value is one "
+                    "amount, count, condition or enum member",
+                    clause,
+                )
             if isinstance(definition, ast.Rule):
                 assert definition.expr is not None
                 found = self.infer(definition.expr, params, clause)
@@ -725,6 +830,81 @@ class _Checker:
             if name not in state:
                 visit(name, [name])
 
+    # ---- records and list inputs -------------------------------------------------------------
+    def check_records(self) -> None:
+        """Reports list inputs of undeclared records, text inputs, and record fields that are
+        lists, would hide an input or a rule inside `where`, or carry options no field takes."""
+        statute = self.statute
+        for declared in statute.inputs.values():
+            kind = declared.type.kind
+            if kind == "list" and declared.type.record not in statute.records:
+                close = difflib.get_close_matches(
+                    declared.type.record, list(statute.records), n=1, cutoff=0.6
+                )
+                self.report(
+                    declared.span,
+                    f"input '{declared.name}' is a list of '{declared.type.record}', which is "
+                    "not a declared record",
+                    hint=f"did you mean '{close[0]}'?"
+                    if close
+                    else f"declare it with 'record {declared.type.record} \"...\" {{ ... }}'",
+                )
+            elif kind == "text":
+                self.report(
+                    declared.span,
+                    f"input '{declared.name}' is text: text is the type of a record's field "
+                    "that names its element",
+                )
+        for record in statute.records.values():
+            if record.name in statute.inputs or record.name in statute.definitions:
+                self.report(record.span, f"record '{record.name}' has the name of an input or rule")
+            for declared in record.fields.values():
+                where = f"field '{declared.name}' of record '{record.name}'"
+                if declared.type.kind == "list":
+                    self.report(declared.span, f"{where} is a list: a field holds one value")
+                if declared.name in statute.inputs or declared.name in statute.definitions:
+                    self.report(
+                        declared.span,
+                        f"{where} has the name of an input or rule, which it would hide in "
+                        "'where' conditions",
+                        hint="rename one of the two",
+                    )
+                if declared.name in self.members:
+                    self.report(
+                        declared.span, f"{where} has the name of an enum member", hint="rename it"
+                    )
+                if declared.required or declared.optional or declared.required_when is not None:
+                    self.report(
+                        declared.span,
+                        f"{where}: a field is required unless it has a default; it takes no "
+                        "'required' or 'optional'",
+                    )
+                if declared.default is not None:
+                    if declared.type.kind == "text":
+                        self.report(declared.span, f"{where} is text and cannot have a default")
+                    else:
+                        found = self.infer(declared.default, (), None)
+                        self.expect_assignable(
+                            declared.type,
+                            found,
+                            declared.default,
+                            None,
+                            f"the default of {where}",
+                        )
+                for bound in declared.bounds:
+                    if not declared.type.is_numeric:
+                        self.report(bound.span, f"a {declared.type} field has no bounds")
+                    elif not isinstance(bound.value, ast.Literal) or bound.when is not None:
+                        self.report(
+                            bound.span,
+                            f"a bound of {where} is a number written out, without 'when'",
+                        )
+                    elif (bound.value.unit == "money") != (declared.type == ast.MONEY):
+                        self.report(
+                            bound.value.span,
+                            f"the bound of {where} must be a {declared.type}",
+                        )
+
     # ---- inputs ---------------------------------------------------------------------------
     def check_inputs(self) -> None:
         for declared in self.statute.inputs.values():
@@ -761,6 +941,19 @@ class _Checker:
             if declared.required_when is not None:
                 self.expect_bool(declared.required_when, (), None, "'required when'")
             for bound in declared.bounds:
+                if declared.type.kind == "list":
+                    # A list's bounds are on its number of elements.
+                    if not (
+                        isinstance(bound.value, ast.Literal)
+                        and bound.value.unit == "number"
+                        and Fraction(bound.value.value).denominator == 1
+                    ):
+                        self.report(
+                            bound.span,
+                            f"a bound of the list '{declared.name}' is a number of elements "
+                            "written out",
+                        )
+                    continue
                 if not declared.type.is_numeric:
                     self.report(bound.span, f"a {declared.type} input has no bounds")
                     continue
@@ -877,6 +1070,7 @@ class _Checker:
         for name in reached:
             for expr in definition_expressions(statute.definitions[name]):
                 used_inputs.update(n.name for n in walk(expr) if isinstance(n, ast.Ref | ast.Given))
+                used_inputs.update(n.source for n in walk(expr) if isinstance(n, ast.Aggregate))
         for declared in statute.inputs.values():
             for expr in (
                 declared.required_when,
@@ -1039,6 +1233,10 @@ class _Checker:
                     self.report(
                         span, f"'{name}' is optional: it has no order to rise in", monotone.clause
                     )
+                elif self.statute.inputs[name].type.kind == "list":
+                    self.report(
+                        span, f"'{name}' is a list: it has no order to rise in", monotone.clause
+                    )
 
     def check_unique(
         self, names: dict[str, ast.Span], name: str, span: ast.Span, clause: ast.Clause
@@ -1074,6 +1272,7 @@ def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     """Returns every static problem of a parsed encoding: names, types and units, definitions,
     cycles, untraceable numbers, unaccounted clauses; unused rules and inputs as warnings."""
     checker = _Checker(statute)
+    checker.check_records()
     checker.check_inputs()
     checker.check_definitions()
     checker.check_citations()

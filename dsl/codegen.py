@@ -309,6 +309,9 @@ class Generator:
             return Code("bool", f"(i_{_identifier(expr.name)} is not None)")
         if isinstance(expr, ast.ReadingTest):
             return Code("bool", repr(self.readings[expr.reading] == expr.option))
+        if isinstance(expr, ast.Aggregate):
+            # Lists are not translated: the reference evaluator computes such an encoding.
+            raise Unsupported("an aggregate over a list")
         if isinstance(expr, ast.BonusSum):
             # The bonuses that take no parameter add up the same under every argument: that
             # part of the sum is computed once and shared.

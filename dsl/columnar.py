@@ -1074,7 +1074,11 @@ def _shared_definitions(statute: ast.Statute) -> frozenset[str]:
 
 
 def _refuse_unsupported(statute: ast.Statute) -> None:
-    """Raises Unsupported for constructs this evaluator does not translate."""
+    """Raises Unsupported for constructs this evaluator does not translate: numeric
+    parameters, and list inputs (a column holds one value per scenario; a batch of such an
+    encoding is evaluated scenario by scenario by the reference evaluator)."""
+    if statute.list_inputs:
+        raise Unsupported("a list input")
     for definition in statute.definitions.values():
         for param in definition.params:
             if param.type.kind not in ("bool", "enum"):

@@ -52,6 +52,8 @@ def fields(statute: ast.Statute) -> list[Field]:
             for node in walk(expr):
                 if isinstance(node, ast.Ref | ast.Given) and node.name in used_by:
                     used_by[node.name].append(clause)
+                elif isinstance(node, ast.Aggregate) and node.source in used_by:
+                    used_by[node.source].append(clause)
     for monotone in statute.monotones:
         for name, _ in monotone.inputs:
             if name in used_by:
@@ -93,6 +95,32 @@ def fields(statute: ast.Statute) -> list[Field]:
                 default,
                 "; ".join(constraints),
                 declared.description,
+                clauses,
+            )
+        )
+        if declared.type.kind == "list" and declared.type.record in statute.records:
+            found.extend(_element_fields(statute, declared, clauses))
+    return found
+
+
+def _element_fields(
+    statute: ast.Statute, declared: ast.Input, clauses: tuple[str, ...]
+) -> list[Field]:
+    """Returns the fields of a list input's elements, each named `list[].field`."""
+    words = {"min": "at least", "above": "more than", "max": "at most"}
+    found = []
+    for field in statute.records[declared.type.record].fields.values():
+        default = _source(statute, field.default) if field.default is not None else "required"
+        constraints = "; ".join(
+            f"{words[bound.kind]} {_source(statute, bound.value)}" for bound in field.bounds
+        )
+        found.append(
+            Field(
+                f"{declared.name}[].{field.name}",
+                str(field.type),
+                default,
+                constraints,
+                field.description,
                 clauses,
             )
         )

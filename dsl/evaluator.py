@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import ast
+from .errors import FieldProblem, ScenarioError
 from .values import Value
 
 Key = tuple[str, tuple[Value, ...]]
@@ -24,6 +25,25 @@ Compiled = Callable[["Evaluation", Mapping[str, Value]], Value]
 class EvaluationError(Exception):
     """A scenario reached a state the encoding does not define (a gap, an overlap, a division
     by zero). Valid scenarios never do on a checked and proved encoding."""
+
+
+class EmptyAggregate(ScenarioError):
+    """A scenario asks for the minimum, maximum or median of no element: it is refused (bad
+    input, exit 2) at the list it gives, like any other field it gets wrong."""
+
+
+@dataclass(frozen=True)
+class AggregateUse:
+    """An aggregate a step computed: its value, how many elements its list had and how many
+    it covered (those meeting its condition), and the elements its value rests on (by index
+    in the list): the element of a min or max, the one or two middle elements of a median, an
+    element that makes `any` true or `all` false."""
+
+    expr: ast.Aggregate
+    value: Value
+    total: int
+    covered: int
+    elements: tuple[int, ...]
 
 
 @dataclass
@@ -41,6 +61,7 @@ class Step:
     uses: list[Key] = field(default_factory=list)
     readings: set[str] = field(default_factory=set)
     skipped_cases: list[ast.Case] = field(default_factory=list)
+    aggregates: list[AggregateUse] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -370,6 +391,8 @@ class Program:
         if isinstance(expr, ast.ReadingTest):
             reading_id, option = expr.reading, expr.option
             return lambda evaluation, bound: evaluation.reading(reading_id) == option
+        if isinstance(expr, ast.Aggregate):
+            return self._aggregate(expr)
         if isinstance(expr, ast.BonusSum):
             bonuses = [(b.name, tuple(p.name for p in b.params)) for b in statute.bonuses]
 
@@ -384,6 +407,86 @@ class Program:
 
             return total
         raise AssertionError(f"unhandled expression {expr!r}")  # pragma: no cover
+
+    def _aggregate(self, expr: ast.Aggregate) -> Compiled:
+        """Returns the closure of an aggregate over a list input (see ast.Aggregate); when
+        tracing, the step it runs in records what it rests on (AggregateUse)."""
+        statute = self.statute
+        source, op, name = expr.source, expr.op, expr.field
+        condition = self.expr(expr.condition) if expr.condition is not None else None
+        record = statute.record_of(source)
+        assert record is not None
+        whole = name is not None and record.fields[name].type.kind == "count"
+        where = f"{statute.path}:{expr.span.line}:{expr.span.column}"
+        text = " ".join(statute.source[expr.span.start : expr.span.end].split())
+
+        def selected(evaluation: Evaluation, bound: Mapping[str, Value]) -> tuple[list[int], int]:
+            items = evaluation.input(source)
+            if items is None:
+                raise EvaluationError(f"'{source}' is not given but is used at {where}")
+            assert isinstance(items, tuple)
+            if condition is None:
+                return list(range(len(items))), len(items)
+            uses = evaluation.frames[-1].uses if evaluation.tracing and evaluation.frames else None
+            before = len(uses) if uses is not None else 0
+            chosen = [
+                index
+                for index, element in enumerate(items)
+                if condition(evaluation, {**bound, **element})  # type: ignore[dict-item]
+            ]
+            if uses is not None:  # what the condition used, once, not once per element
+                uses[before:] = list(dict.fromkeys(uses[before:]))
+            return chosen, len(items)
+
+        def field_of(evaluation: Evaluation, index: int) -> Value:
+            items = evaluation.inputs[source]
+            assert isinstance(items, tuple)
+            return items[index][name]  # type: ignore[index, return-value]
+
+        def run(evaluation: Evaluation, bound: Mapping[str, Value]) -> Value:
+            chosen, total = selected(evaluation, bound)
+            rests_on: tuple[int, ...] = ()
+            value: Value
+            if op == "count":
+                value = len(chosen)
+            elif op == "sum":
+                start: Fraction | int = 0 if whole else Fraction(0)
+                value = sum((field_of(evaluation, i) for i in chosen), start)  # type: ignore[arg-type]
+            elif op in ("any", "all"):
+                if name is None:
+                    holds = bool(chosen) if op == "any" else len(chosen) == total
+                    if op == "any" and chosen:
+                        rests_on = (chosen[0],)
+                    elif op == "all" and not holds:
+                        rests_on = (next(i for i, c in enumerate(_marks(chosen, total)) if not c),)
+                else:
+                    found = [i for i in chosen if bool(field_of(evaluation, i)) == (op == "any")]
+                    holds = bool(found) if op == "any" else not found
+                    rests_on = tuple(found[:1])
+                value = holds
+            else:
+                if not chosen:
+                    raise _empty(expr, text, where, total)
+                ordered = sorted(chosen, key=lambda i: field_of(evaluation, i))  # type: ignore[arg-type, return-value]
+                if op == "min":
+                    rests_on = (ordered[0],)
+                elif op == "max":
+                    rests_on = (ordered[-1],)
+                else:
+                    low, high = ordered[(len(ordered) - 1) // 2], ordered[len(ordered) // 2]
+                    rests_on = {"median_low": (low,), "median_high": (high,)}.get(
+                        op, (low,) if low == high else (low, high)
+                    )
+                values = [field_of(evaluation, i) for i in rests_on]
+                mean = op == "median"
+                value = Fraction(sum(values), len(values)) if mean else values[0]  # type: ignore[arg-type]
+            if evaluation.tracing and evaluation.frames:
+                evaluation.frames[-1].aggregates.append(
+                    AggregateUse(expr, value, total, len(chosen), rests_on)
+                )
+            return value
+
+        return run
 
     def _call(self, expr: ast.Call) -> Compiled:
         args = [self.expr(a) for a in expr.args]
@@ -400,6 +503,32 @@ class Program:
         return lambda evaluation, bound: evaluation.get(
             name, tuple(a(evaluation, bound) for a in ordered)
         )
+
+
+def _marks(chosen: list[int], total: int) -> list[bool]:
+    """Returns, for each index below `total`, whether it is among `chosen`."""
+    marks = [False] * total
+    for index in chosen:
+        marks[index] = True
+    return marks
+
+
+def _empty(expr: ast.Aggregate, text: str, where: str, total: int) -> EmptyAggregate:
+    """Returns the refusal of an aggregate that has no element to take its value from."""
+    meeting = ""
+    if expr.condition is not None:
+        meeting = " meeting its condition"
+    given = "an empty list" if total == 0 else f"{total} elements, none{meeting}"
+    return EmptyAggregate(
+        [
+            FieldProblem(
+                expr.source,
+                f"at least one element{meeting}, for `{text}` at {where}",
+                given,
+                f"the {expr.op.replace('_', ' ')} of no element has no value",
+            )
+        ]
+    )
 
 
 def evaluate(

@@ -35,7 +35,7 @@ _TERMINAL_WORDS = {
     "CLAUSE_LABEL": "a clause label such as b., A., (1), (a), (A), (iv) or (1A)",
     "SECTION_LABEL": "a section number such as 75.",
     "UNLABELLED": "'unlabelled'",
-    "TYPE_NAME": "a type (bool, count, number, share, money)",
+    "TYPE_NAME": "a type (bool, count, number, share, money, text)",
     "ORDER": "'first-match' or 'exclusive'",
     "BONUS": "'bonus'",
     "DATE": "a date such as 2024-01-01",
@@ -246,6 +246,7 @@ class _Builder:
         results: list[tuple[str, ast.Span]] = []
         tables: dict[str, ast.Table] = {}
         periods: ast.Periods | None = None
+        records: dict[str, ast.Record] = {}
         for declaration in declarations:
             assert isinstance(declaration, Tree)
             kind = declaration.data
@@ -270,6 +271,11 @@ class _Builder:
                 if periods is not None:
                     self.error(_span(declaration), "the periods are declared twice")
                 periods = self.periods(declaration)
+            elif kind == "record_decl":
+                record = self.record(declaration)
+                if record.name in records:
+                    self.error(record.span, f"record '{record.name}' is declared twice")
+                records[record.name] = record
         sections = self.sections(section_trees, fields["cite"])
         for case, span in self.pending_cases:
             target = self.definitions.get(case.name)
@@ -306,6 +312,7 @@ class _Builder:
             tables=tables,
             periods=periods,
             totals=self.totals,
+            records=records,
         )
 
     def reading(self, tree: Tree) -> ast.Reading:
@@ -326,7 +333,26 @@ class _Builder:
     def type(self, tree: Tree) -> ast.Type:
         if tree.data == "simple_type":
             return ast.Type(cast(ast.TypeKind, str(tree.children[0])))
+        if tree.data == "list_type":
+            return ast.Type("list", record=str(tree.children[0]))
         return ast.Type("enum", tuple(str(tok) for tok in tree.children))
+
+    def record(self, tree: Tree) -> ast.Record:
+        name_token, description, *field_trees = tree.children
+        record = ast.Record(
+            name=str(name_token),
+            description=_prose(cast(Token, description)),
+            span=_span(cast(Token, name_token)),
+        )
+        for field_tree in field_trees:
+            declared = self.input(cast(Tree, field_tree))
+            if declared.name in record.fields:
+                self.error(
+                    declared.span,
+                    f"field '{declared.name}' is declared twice in record '{record.name}'",
+                )
+            record.fields[declared.name] = declared
+        return record
 
     def input(self, tree: Tree) -> ast.Input:
         name_token, type_tree, *options, description = tree.children
@@ -738,6 +764,8 @@ class _Builder:
             return ast.ReadingTest(span, str(children[0]), str(children[1]))
         if kind == "bonus_sum":
             return ast.BonusSum(span)
+        if kind in ("aggregate", "aggregate_where", "sum_aggregate", "sum_where"):
+            return self.aggregate(tree)
         if kind == "if_expr":
             condition, then, otherwise = (self.expr(c) for c in children)
             return ast.If(span, condition, then, otherwise)
@@ -771,6 +799,25 @@ class _Builder:
 
     def citation(self, token: Token) -> ast.Citation:
         return ast.Citation(ast.folded(_string(token)), _span(token))
+
+    def aggregate(self, tree: Tree) -> ast.Expr:
+        """Returns the Aggregate node of `OP of [FIELD in] LIST [where COND]`; an unknown OP
+        is reported at its name."""
+        span = _span(tree)
+        children = list(tree.children)
+        op = "sum" if tree.data in ("sum_aggregate", "sum_where") else str(children.pop(0))
+        source_tree = cast(Tree, children[0])
+        names = [str(tok) for tok in source_tree.children]
+        field, source = (names[0], names[1]) if len(names) == 2 else (None, names[0])
+        condition = self.expr(children[1]) if len(children) > 1 else None
+        if op not in ast.AGGREGATES:
+            self.error(
+                _span(tree.children[0]),
+                f"'{op} of' is not an aggregate",
+                hint="the aggregates are " + ", ".join(ast.AGGREGATES),
+            )
+            op = "count"
+        return ast.Aggregate(span, cast(ast.AggregateOp, op), field, source, condition)
 
     def token_expr(self, token: Token) -> ast.Expr:
         if token.type == "NAME":

@@ -17,7 +17,7 @@ from fractions import Fraction
 from . import ast
 from .checker import walk
 from .evaluator import INPUT, Evaluation, Key, Step
-from .trace import Trace, display
+from .trace import Trace, aggregate_type, display
 from .values import Value, percent
 
 LinkFor = Callable[[ast.Clause], str]
@@ -121,6 +121,8 @@ class Narrator:
             if isinstance(expr, ast.Ref) and self.type_of(expr, step) is None:
                 return expr.name  # an enum member
             return self.shown(expr, step)
+        if isinstance(expr, ast.Aggregate):
+            return self.aggregate(expr, step)
         if isinstance(expr, ast.Call):
             if expr.name in self.statute.definitions:
                 return self.shown(expr, step)
@@ -146,6 +148,15 @@ class Narrator:
             condition = self.substituted(expr.condition, step)
             return f"if {condition} then {then} else {otherwise}"
         return self.trace.source_of(expr)
+
+    def aggregate(self, expr: ast.Aggregate, step: Step) -> str:
+        """Returns an aggregate's value with what it rests on: `$46,500.25 (the median of
+        annual_salary in jobs where ...: over 4 of 5 elements; the two middle: ...)`."""
+        for use in step.aggregates:
+            if use.expr is expr:
+                shown = display(aggregate_type(self.statute, expr), use.value)
+                return f"{shown} ({self.trace.source_of(expr)}: {self.trace.aggregate_detail(use)})"
+        return self.shown(expr, step, aggregate_type(self.statute, expr))
 
     def _binary(self, op: str, left: ast.Expr, right: ast.Expr, step: Step) -> str:
         return f"{self._operand(left, step)} {op} {self._operand(right, step)}"

@@ -158,9 +158,18 @@ class _Validator:
             )
         )
 
-    def convert(self, declared: ast.Input, raw: object) -> Value:
+    def convert(self, declared: ast.Input, raw: object, path: str | None = None) -> Value:
+        """Returns the exact value of one field (`path` names it in messages: an input's name,
+        or `jobs[3].annual_salary` for a field of a list's element); None after a problem."""
         kind = declared.type.kind
-        name = declared.name
+        name = declared.name if path is None else path
+        if kind == "list":
+            return self.convert_list(declared, raw)
+        if kind == "text" and raw is not None:
+            if isinstance(raw, str) and not isinstance(raw, ExactNumber) and raw.strip():
+                return raw
+            self.problem(name, "a non-empty string", raw)
+            return None
         if raw is None:
             if declared.optional:
                 return None
@@ -270,7 +279,77 @@ class _Validator:
             return
         values[name] = Fraction(entry.value.value)
 
+    def convert_list(self, declared: ast.Input, raw: object) -> Value:
+        """Returns a list input as a tuple of elements (each a dict of its fields, defaults
+        applied), naming each bad field by its path: `jobs[3].annual_salary` (0-based)."""
+        name = declared.name
+        record = self.statute.records[declared.type.record]
+        if raw is None:
+            if not declared.optional:
+                self.problem(name, f"a list of {record.name} objects", raw)
+            return None
+        if not isinstance(raw, list | tuple):
+            self.problem(name, f"a list of {record.name} objects ({record.description})", raw)
+            return None
+        before = len(self.problems)
+        elements: list[dict[str, object]] = []
+        fields = list(record.fields)
+        for index, item in enumerate(raw):
+            at = f"{name}[{index}]"
+            if not isinstance(item, Mapping):
+                expected = f"a {record.name} object with the fields {', '.join(fields)}"
+                self.problem(at, expected, item)
+                continue
+            for key in item:
+                if key not in record.fields:
+                    close = difflib.get_close_matches(str(key), fields, n=1, cutoff=0.6)
+                    self.problems.append(
+                        FieldProblem(
+                            f"{at}.{key}",
+                            f"one of the fields of a {record.name}: {', '.join(fields)}",
+                            "an unknown field",
+                            f"did you mean '{close[0]}'?" if close else None,
+                        )
+                    )
+            element: dict[str, object] = {}
+            for field in record.fields.values():
+                path = f"{at}.{field.name}"
+                if field.name in item:
+                    value = self.convert(field, item[field.name], path)
+                    if value is not None:
+                        self.check_field_bounds(field, value, path)
+                elif field.default is not None:
+                    value = default_value(field)
+                else:
+                    self.problem(path, self.describe(field), None, "the field is missing")
+                    value = None
+                element[field.name] = value
+            elements.append(element)
+        if len(self.problems) > before:
+            return None
+        return tuple(elements)
+
+    def check_field_bounds(self, field: ast.Input, value: Value, path: str) -> None:
+        """Adds a problem when a field's value breaks one of its (literal) bounds."""
+        if isinstance(value, bool | str | tuple) or value is None:
+            return
+        for bound in field.bounds:
+            limit = self.bound_value(bound.value, {})
+            if limit is None:
+                continue
+            if {"min": value >= limit, "above": value > limit, "max": value <= limit}[bound.kind]:
+                continue
+            relation = {"min": "at least", "above": "more than", "max": "at most"}[bound.kind]
+            kind = "a whole number" if field.type.kind == "count" else self.describe(field)
+            self.problem(
+                path, f"{kind} {relation} {self.source_of(bound.value)}", _exact_text(value)
+            )
+
     def describe(self, declared: ast.Input) -> str:
+        if declared.type.kind == "list":
+            return f"a list of {declared.type.record} objects"
+        if declared.type.kind == "text":
+            return "a non-empty string"
         return {
             "bool": "true or false",
             "count": "a whole number of at least 0",
@@ -317,6 +396,8 @@ class _Validator:
                 continue
             if isinstance(value, bool | str):
                 continue
+            if isinstance(value, tuple):  # a list: its bounds are on its number of elements
+                value = len(value)
             for bound in declared.bounds:
                 if not self.references_valid(bound.value, invalid) or (
                     bound.when is not None and not self.references_valid(bound.when, invalid)
@@ -341,6 +422,16 @@ class _Validator:
                 when = f" when {self.source_of(bound.when)}" if bound.when is not None else ""
                 # "a whole number at most 10", not "a whole number of at least 0 at most 10"
                 kind = "a whole number" if declared.type.kind == "count" else None
+                if declared.type.kind == "list":
+                    self.problems.append(
+                        FieldProblem(
+                            name,
+                            f"a list of {relation} {shown_limit} {declared.type.record} "
+                            f"elements{when}",
+                            "an empty list" if value == 0 else f"{value} elements",
+                        )
+                    )
+                    continue
                 self.problem(
                     name,
                     f"{kind or self.describe(declared)} {relation} {shown_limit}{when}",

@@ -11,7 +11,7 @@ import textwrap
 from dataclasses import dataclass
 
 from . import ast
-from .evaluator import INPUT, Evaluation, Key, Step, step_label
+from .evaluator import INPUT, AggregateUse, Evaluation, Key, Step, step_label
 from .values import Value, cents_string, decimal_string, dollars, exact_string, percent
 
 
@@ -19,6 +19,8 @@ def display(type_: ast.Type, value: Value) -> str:
     """Returns a value for people: dollars for money, a percentage for shares, yes/no..."""
     if value is None:
         return "not given"
+    if isinstance(value, tuple):
+        return f"{len(value):,} {type_.record} element{'' if len(value) == 1 else 's'}"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, str):
@@ -33,7 +35,10 @@ def display(type_: ast.Type, value: Value) -> str:
 
 
 def json_value(type_: ast.Type, value: Value) -> object:
-    """Returns a value for JSON: money as a cent-rounded decimal string, numbers exact."""
+    """Returns a value for JSON: money as a cent-rounded decimal string, numbers exact; a list
+    by its number of elements (`{"elements": 3}`: the scenario holds them)."""
+    if isinstance(value, tuple):
+        return {"elements": len(value)}
     if value is None or isinstance(value, bool | str):
         return value
     if type_.kind == "money":
@@ -133,6 +138,69 @@ class Trace:
             )
         return None
 
+    # ---- aggregates -----------------------------------------------------------------------
+    def element_name(self, use: AggregateUse, index: int) -> str:
+        """Returns how an element is named: `jobs[3]`, with its label field's value when its
+        record has one (`jobs[3] J-4`)."""
+        record = self.statute.record_of(use.expr.source)
+        named = f"{use.expr.source}[{index}]"
+        items = self.evaluation.inputs.get(use.expr.source)
+        if record is None or record.label_field is None or not isinstance(items, tuple):
+            return named
+        return f"{named} {items[index][record.label_field]}"
+
+    def aggregate_text(self, use: AggregateUse) -> str:
+        """Returns one line on an aggregate: its value, what it covered, what it rests on."""
+        shown = display(self.aggregate_type(use), use.value)
+        return f"{self.source_of(use.expr)} = {shown} ({self.aggregate_detail(use)})"
+
+    def aggregate_detail(self, use: AggregateUse) -> str:
+        """Returns what an aggregate covered and the elements it rests on, e.g. `over 4 of 5
+        elements; the two middle: jobs[1] J-2 and jobs[0] J-1`."""
+        expr = use.expr
+        covered = (
+            f"over {use.covered:,} of {use.total:,} elements"
+            if expr.condition is not None
+            else f"over {use.total:,} element{'' if use.total == 1 else 's'}"
+        )
+        if not use.elements:
+            return covered
+        names = [self.element_name(use, i) for i in use.elements]
+        role = {
+            "min": "the lowest",
+            "max": "the highest",
+            "median": "the middle" if len(names) == 1 else "the two middle",
+            "median_low": "the lower middle",
+            "median_high": "the upper middle",
+            "any": "met by",
+            "all": "not met by",
+        }[expr.op]
+        return f"{covered}; {role}: {' and '.join(names)}"
+
+    def aggregate_type(self, use: AggregateUse) -> ast.Type:
+        """Returns the type an aggregate's value is shown in (see `aggregate_type`)."""
+        return aggregate_type(self.statute, use.expr)
+
+    def aggregate_json(self, use: AggregateUse) -> dict[str, object]:
+        """Returns an aggregate as JSON: its text, value, counts and the elements it rests on
+        (index and, when the record has one, label)."""
+        record = self.statute.record_of(use.expr.source)
+        items = self.evaluation.inputs.get(use.expr.source)
+        elements: list[dict[str, object]] = []
+        for index in use.elements:
+            element: dict[str, object] = {"index": index}
+            if record is not None and record.label_field and isinstance(items, tuple):
+                element[record.label_field] = items[index][record.label_field]
+            elements.append(element)
+        return {
+            "aggregate": self.source_of(use.expr),
+            "value": json_value(self.aggregate_type(use), use.value),
+            "list": use.expr.source,
+            "elements": use.total,
+            "covered": use.covered,
+            "rests_on": elements,
+        }
+
     # ---- JSON -----------------------------------------------------------------------------
     def to_json(self) -> list[dict[str, object]]:
         """Returns the steps as JSON objects, each after the steps it used."""
@@ -162,6 +230,8 @@ class Trace:
             }
             if step.readings:
                 entry["readings"] = sorted(step.readings, key=_reading_order)
+            if step.aggregates:
+                entry["aggregates"] = [self.aggregate_json(use) for use in step.aggregates]
             steps.append(entry)
         return steps
 
@@ -203,6 +273,13 @@ class Trace:
                     for r in sorted(step.readings, key=_reading_order)
                 )
                 lines.append(f"{inner}│ reading: {readings}")
+            for use in step.aggregates:
+                wrapped = textwrap.wrap(
+                    self.aggregate_text(use),
+                    width=max(40, width - len(inner) - 2),
+                    subsequent_indent="  ",
+                )
+                lines.extend(f"{inner}│ {line}" for line in wrapped)
             if step.words is not None and id(step.words) not in quoted:
                 quoted.add(id(step.words))
                 words = step.words.words
@@ -226,11 +303,30 @@ class Trace:
             cited = f"[{citation}]({link}#{step.clause.anchor})" if link else citation
             why_not = self.why_not(step)
             rule = why_not if why_not else self.rule_text(step)
+            if step.aggregates:
+                rule += "; " + "; ".join(self.aggregate_text(use) for use in step.aggregates)
             rows.append(
                 f"| `{step.label}` | {display(step.definition.type, step.value)} | {cited} | "
                 f"{_md_escape(rule)} |"
             )
         return "\n".join(rows)
+
+
+def aggregate_type(statute: ast.Statute, expr: ast.Aggregate) -> ast.Type:
+    """Returns the type of an aggregate's value: a count, a bool for `any` and `all`, else its
+    field's (a number for the median of counts, the sum of shares)."""
+    if expr.op == "count":
+        return ast.COUNT
+    if expr.op in ("any", "all"):
+        return ast.BOOL
+    record = statute.record_of(expr.source)
+    assert record is not None and expr.field is not None
+    field_type = record.fields[expr.field].type
+    if (expr.op == "median" and field_type == ast.COUNT) or (
+        expr.op == "sum" and field_type == ast.SHARE
+    ):
+        return ast.NUMBER
+    return field_type
 
 
 def _md_escape(text: str) -> str:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-Value = Fraction | int | bool | str | None
+# A list input's value is a tuple of its elements, each a dict of field -> value.
+Value = Fraction | int | bool | str | tuple[dict[str, object], ...] | None
 
 CENTS = 100  # cents to the dollar: money is rounded, and computed exactly, in cents
 

@@ -595,8 +595,9 @@ def verify(
 ) -> None:
     """Prove the invariants of the encoding with Z3.
 
-    Exit 0 when every check is PROVED, 1 when any is VIOLATED, VACUOUS or UNKNOWN (timeouts
-    are failures unless --allow-unknown), 2 when the encoding itself is not usable.
+    Exit 0 when every check is PROVED (or BOUNDED: proved for lists up to a stated length), 1
+    when any is VIOLATED, VACUOUS or UNKNOWN (timeouts are failures unless --allow-unknown), 2
+    when the encoding itself is not usable.
     """
     from .verify.report import render_text, run, to_json, to_junit, to_sarif
 

@@ -506,13 +506,21 @@ def scalar_row(row: Mapping[str, object]) -> dict[str, object]:
     absent (null) fields left out."""
     scenario: dict[str, object] = {}
     for name, value in row.items():
-        if value is None:
-            continue
-        if isinstance(value, decimal.Decimal):
-            scenario[name] = ExactNumber(str(value))
-        else:
-            scenario[name] = value
+        if value is not None:
+            scenario[name] = _scalar_value(value)
     return scenario
+
+
+def _scalar_value(value: object) -> object:
+    """Returns a cell as the scalar path reads it: decimals as exact number text, inside a
+    list of records (a Parquet list of structs) too."""
+    if isinstance(value, decimal.Decimal):
+        return ExactNumber(str(value))
+    if isinstance(value, list):
+        return [_scalar_value(item) for item in value]
+    if isinstance(value, dict):
+        return {k: _scalar_value(v) for k, v in value.items() if v is not None}
+    return value
 
 
 def text_row(statute: ast.Statute, row: Mapping[str, object]) -> dict[str, object]:

@@ -18,8 +18,8 @@ TABLE: tuple[tuple[str, str], ...] = (
     (str(OK), "success; also when standard output is a pipe its reader closed early"),
     (
         str(FAILED),
-        "the command ran and a check failed: `verify` found a check not PROVED, `diff` "
-        "could not decide a result, or a case of `test` failed",
+        "the command ran and a check failed: `verify` found a check neither PROVED nor "
+        "BOUNDED, `diff` could not decide a result, or a case of `test` failed",
     ),
     (
         str(BAD_INPUT),

@@ -173,6 +173,7 @@ def grammar_keywords(grammar: str | None = None) -> GrammarKeywords:
     types: set[str] = set()
     constants: set[str] = set()
     before_option: set[str] = set()
+    elsewhere: set[str] = set()  # a word of a type that other rules use too (`list of`) is not one
     for rule in parser.rules:
         expansion = rule.expansion
         names = {symbol.name for symbol in expansion if isinstance(symbol, Terminal)}
@@ -183,6 +184,8 @@ def grammar_keywords(grammar: str | None = None) -> GrammarKeywords:
                 declarations.update(words_of[symbol.name])
         if rule.origin.name == "type":
             types.update(keywords_in(expansion))
+        else:
+            elsewhere.update(keywords_in(expansion))
         if rule.origin.name == "literal":
             constants.update(keywords_in(expansion))
         for previous, symbol in itertools.pairwise(expansion):
@@ -211,7 +214,7 @@ def grammar_keywords(grammar: str | None = None) -> GrammarKeywords:
         for word in words_of.get(symbol.name, ())
     }
     every = {word for found in words_of.values() for word in found}
-    types -= declarations
+    types -= declarations | elsewhere
     constants -= declarations | types
     return GrammarKeywords(
         declarations=frozenset(declarations),

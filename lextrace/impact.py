@@ -256,7 +256,7 @@ def _account(
     report.changed += int(any_change.sum())
     # Which changed rules differ, on the rows both columnar evaluations kept.
     kept = ok & ~runners[0].slow & ~runners[1].slow
-    memo_before, memo_after = runners[0].engine.last_memo, runners[1].engine.last_memo
+    memo_before, memo_after = (r.engine.last_memo if r.engine else {} for r in runners)
     for cause in report.causes:
         keys = {k for k in (*memo_before, *memo_after) if k[0] == cause.rule}
         differs = np.zeros(size, dtype=bool)

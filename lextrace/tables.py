@@ -41,7 +41,7 @@ from .columns import (
     value_cells,
 )
 from .dsl import ast
-from .dsl.columnar import Engine
+from .dsl.columnar import Engine, Unsupported
 from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
 from .dsl.scenario import parse_text
@@ -89,7 +89,13 @@ class Runner:
         self.selected = dict(selected)
         self.chosen = dict(selected if chosen is None else chosen)
         self.used = {rid: self.selected[rid] for rid in statute.readings_used}
-        self.engine = Engine(statute.ast, selected)
+        # An encoding the columnar evaluator does not take (lists of records) has every row
+        # evaluated by the scalar path, which gives the same results one scenario at a time.
+        self.engine: Engine | None
+        try:
+            self.engine = Engine(statute.ast, selected)
+        except Unsupported:
+            self.engine = None
         self.other_fields_allowed = False  # an impact run reads one table for two encodings
         self.slow: np.ndarray = np.zeros(0, dtype=bool)
 
@@ -105,17 +111,21 @@ class Runner:
         the reader could not decode."""
         ast_ = self.statute.ast
         size = table.num_rows
-        declared = [name for name in table.column_names if name in ast_.inputs]
-        if len(declared) != len(table.column_names) and self.other_fields_allowed:
-            table = table.select(declared)
-        columns, slow = input_columns(ast_, self.engine, table)
-        if refused is not None:
-            slow |= refused
-        slow |= check_bounds(ast_, self.engine, columns, size)
-        results, deferred = self.engine.run(columns, size)
-        slow |= deferred
+        if self.engine is None:
+            slow = np.ones(size, dtype=bool)
+            values: dict[str, Any] = {name: [None] * size for name in ast_.result_names}
+        else:
+            declared = [name for name in table.column_names if name in ast_.inputs]
+            if len(declared) != len(table.column_names) and self.other_fields_allowed:
+                table = table.select(declared)
+            columns, slow = input_columns(ast_, self.engine, table)
+            if refused is not None:
+                slow |= refused
+            slow |= check_bounds(ast_, self.engine, columns, size)
+            results, deferred = self.engine.run(columns, size)
+            slow |= deferred
+            values = result_values(ast_, self.engine, results, size)
         self.slow = slow
-        values = result_values(ast_, self.engine, results, size)
         errors: dict[int, ScenarioError | EvaluationError] = {}
         pinned: dict[int, str] = {}
         slow_rows = np.flatnonzero(slow)
@@ -475,6 +485,8 @@ class JsonLines:
             and not (b"null" in line and self._required_null(line))
             and not (undecodable is not None and undecodable[i])
         ]
+        if self.statute.list_inputs:  # read line by line by the scalar path (see Runner)
+            plain = []
         pieces: list[tuple[int, pa.Table]] = []
         if plain:
             self._readable([texts[i] for i in plain], 0, pieces)

@@ -93,7 +93,7 @@ def test_keywords_are_classified_by_their_place_in_the_grammar() -> None:
         keywords.declarations
     )
     assert {"bonus", "invariant", "monotone"} <= keywords.declarations
-    assert keywords.types == {"money", "share", "count", "number", "bool", "enum"}
+    assert keywords.types == {"money", "share", "count", "number", "bool", "enum", "text", "list"}
     assert keywords.constants == {"true", "false"}
     assert token_of("bonus rule x: money = $1;", "rule") is Keyword.Declaration
     assert token_of('input x: share = 0 "d";', "share") is Keyword.Type

@@ -5,9 +5,11 @@ clauses they come from. The AST itself yields well-formedness checks: every piec
 is exhaustive and its exclusive cases never overlap, every case can apply, no division by zero
 and no missing value is reachable, every bonus stays within the amounts its clause states.
 
-Each check ends PROVED (Z3: unsat), VIOLATED (a counterexample scenario, re-run by the evaluator
-to confirm it), UNKNOWN (a timeout or Z3 unknown), VACUOUS (the premise can never hold) or
-ERROR (the evaluator does not reproduce the counterexample: a bug in the translation).
+Each check ends PROVED (Z3: unsat), BOUNDED (unsat, but the check rests on a list input, which
+the model holds at a bounded length: proved for such lists only), VIOLATED (a counterexample
+scenario, re-run by the evaluator to confirm it), UNKNOWN (a timeout or Z3 unknown), VACUOUS
+(the premise can never hold) or ERROR (the evaluator does not reproduce the counterexample: a
+bug in the translation).
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ from .solve import decide
 from .witness import minimise
 
 PROVED, VIOLATED, UNKNOWN, VACUOUS, ERROR = "PROVED", "VIOLATED", "UNKNOWN", "VACUOUS", "ERROR"
+# Proved for lists of at most the model's bound (verify/model.py, LIST_BOUND) only: not PROVED.
+BOUNDED = "BOUNDED"
 FAILING = {VIOLATED, UNKNOWN, VACUOUS, ERROR}
 
 
@@ -361,9 +365,40 @@ class Verifier:
 
     # ---- proving --------------------------------------------------------------------------
     def _proved(self, check: Check, started: float, detail: str) -> Outcome:
+        if self._rests_on_lists(check):
+            bound = self.first.list_bound
+            note = f"proved for lists of up to {bound} elements only"
+            return Outcome(
+                check,
+                BOUNDED,
+                time.perf_counter() - started,
+                detail=f"{note}; {detail}" if detail else note,
+            )
         if check.lemma is not None:
             self.monotone.facts[("invariant", (check.lemma, ()))] = True
         return Outcome(check, PROVED, time.perf_counter() - started, detail=detail)
+
+    def _rests_on_lists(self, check: Check) -> bool:
+        """True when a proof of `check` may depend on the bound on the length of lists: its
+        claim or premise mentions a list's terms, or a constraint ties a list's terms to other
+        inputs or readings (then the bound may narrow what the others can be)."""
+        if not self.statute.list_inputs:
+            return False
+        models = [self.first] if check.second is None else [self.first, check.second]
+        listed = {
+            term.get_id()
+            for model in models
+            for name, terms in model.lists.items()
+            for term in (model.inputs[name], *(t for e in terms.elements for t in e.values()))
+        }
+        terms = [t for t in (check.claim, check.premise) if t is not None]
+        if _symbols(terms) & listed:
+            return True
+        for constraint in (c for model in models for c in model.constraints):
+            symbols = _symbols([constraint])
+            if symbols & listed and symbols - listed:
+                return True
+        return False
 
     def _decide(self, check: Check, *facts: Term) -> tuple[Any, z3.Solver]:
         """Returns Z3's answer for the facts under the input constraints, and its solver."""
@@ -483,6 +518,24 @@ class Verifier:
                 )
         outcome.seconds = time.perf_counter() - started
         return outcome
+
+
+def _symbols(terms: list[Term]) -> set[int]:
+    """Returns the ids of the uninterpreted constants (inputs, readings, list elements) the
+    terms are made of; the walk keeps its own stack and visits each shared subterm once."""
+    found: set[int] = set()
+    seen: set[int] = set()
+    stack = list(terms)
+    while stack:
+        term = stack.pop()
+        key = term.get_id()
+        if key in seen:
+            continue
+        seen.add(key)
+        if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            found.add(key)
+        stack.extend(term.children())
+    return found
 
 
 def _param_values(params: tuple[ast.Param, ...]) -> list[tuple[Value, ...]]:

@@ -35,6 +35,20 @@ class Obligation:
     violation: Term
 
 
+# Lists are modelled with a symbolic length of at most this many elements: a check that rests on
+# a list is proved for such lists only, and reported BOUNDED, never PROVED (verify/checks.py).
+LIST_BOUND = 4
+
+
+@dataclass
+class ListTerms:
+    """A list input in the model: its length (at most the model's bound) and, for each
+    possible element, a term per field (text fields, which only name elements, have none)."""
+
+    length: Term
+    elements: list[dict[str, Term]]
+
+
 def _number(value: Fraction | int) -> Term:
     value = Fraction(value)
     return z3.RealVal(f"{value.numerator}/{value.denominator}")
@@ -63,11 +77,20 @@ class Model:
         base: Model | None = None,
         vary: str | None = None,
         shared: Shared | None = None,
+        list_bound: int = LIST_BOUND,
     ) -> None:
         """With `base` and `vary`, the copy shares every variable of `base` but `vary`'s (for
         relational properties: identical subterms stay identical for the solver). With
-        `shared`, the inputs and readings it names take its terms (see `Shared`)."""
+        `shared`, the inputs and readings it names take its terms (see `Shared`). A list input
+        has at most `list_bound` elements."""
         self.statute = statute
+        self.list_bound = list_bound
+        self.lists: dict[str, ListTerms] = {}
+        # The definitions a scenario's evaluation computes (when their guards hold): an empty
+        # minimum, maximum or median there refuses the scenario.
+        from lextrace.dsl.checker import reachable_definitions
+
+        self.evaluated = reachable_definitions(statute, statute.result_names)
         self.shared = shared
         self.base = base
         self.vary = vary
@@ -111,7 +134,7 @@ class Model:
             kind = declared.type.kind
             if kind == "bool":
                 variable = z3.Bool(self._name(declared.name))
-            elif kind in ("count", "enum"):
+            elif kind in ("count", "enum", "list"):  # a list: its length
                 variable = z3.Int(self._name(declared.name))
             else:
                 variable = z3.Real(self._name(declared.name))
@@ -119,12 +142,64 @@ class Model:
             if declared.optional:
                 self.given[declared.name] = z3.Bool(self._name(f"{declared.name}__given"))
         for declared in self.statute.inputs.values():
+            if declared.type.kind == "list":
+                self._declare_list(declared)
+        for declared in self.statute.inputs.values():
             self.constraints.extend(self._input_constraints(declared))
+
+    def _declare_list(self, declared: ast.Input) -> None:
+        """Declares a list input's element terms (shared with `base` unless it is `vary`) and
+        constrains each element that is present by its record's types and bounds."""
+        name = declared.name
+        if self.base is not None and name != self.vary and name in self.base.lists:
+            self.lists[name] = self.base.lists[name]
+            return
+        record = self.statute.records[declared.type.record]
+        length = self.inputs[name]
+        elements: list[dict[str, Term]] = []
+        for index in range(self.list_bound):
+            element: dict[str, Term] = {}
+            for declared_field in record.fields.values():
+                variable = f"{name}__{index}__{declared_field.name}"
+                kind = declared_field.type.kind
+                if kind == "text":
+                    continue
+                if kind == "bool":
+                    term = z3.Bool(self._name(variable))
+                elif kind in ("count", "enum"):
+                    term = z3.Int(self._name(variable))
+                else:
+                    term = z3.Real(self._name(variable))
+                element[declared_field.name] = term
+                facts = self._type_facts(declared_field.type, term)
+                for bound in declared_field.bounds:
+                    limit = self.expr(bound.value, {}, z3.BoolVal(True), record=False)
+                    facts.append(
+                        {"min": term >= limit, "above": term > limit, "max": term <= limit}[
+                            bound.kind
+                        ]
+                    )
+                self.constraints.extend(z3.Implies(index < length, fact) for fact in facts)
+            elements.append(element)
+        self.lists[name] = ListTerms(length, elements)
+
+    @staticmethod
+    def _type_facts(type_: ast.Type, variable: Term) -> list[Term]:
+        """Returns what a value's type alone says of it (a count is not negative...)."""
+        if type_.kind == "count":
+            return [variable >= 0]
+        if type_.kind == "enum":
+            return [z3.And(variable >= 0, variable < len(type_.members))]
+        if type_.kind == "share":
+            return [z3.And(variable >= 0, variable <= 1)]
+        return []
 
     def _input_constraints(self, declared: ast.Input) -> list[Term]:
         variable = self.inputs[declared.name]
         kind = declared.type.kind
         facts: list[Term] = []
+        if kind == "list":
+            facts.append(z3.And(variable >= 0, variable <= self.list_bound))
         if kind == "count":
             facts.append(variable >= 0)
         elif kind == "enum":
@@ -353,6 +428,8 @@ class Model:
             if expr.reading in self.readings:
                 return self.readings[expr.reading] == index
             return z3.BoolVal(index == 0)
+        if isinstance(expr, ast.Aggregate):
+            return self._aggregate(expr, bound, guard, record)
         if isinstance(expr, ast.BonusSum):
             total = z3.RealVal(0)
             for bonus in statute.bonuses:
@@ -361,6 +438,89 @@ class Model:
                 )
             return total
         raise AssertionError(f"unhandled expression {expr!r}")  # pragma: no cover
+
+    def _aggregate(
+        self, expr: ast.Aggregate, bound: Mapping[str, Term], guard: Term, record: bool
+    ) -> Term:
+        """Returns the term of an aggregate over the (at most `list_bound`) elements of a list
+        input: exact for such lists. An empty minimum, maximum or median refuses the scenario
+        (a constraint, when a result's evaluation computes it), else is any value."""
+        name = expr.source
+        if self.building:
+            self.input_uses[self.building[-1]].add(name)
+        if name in self.given and record:
+            self.oblige(
+                "missing value",
+                f"'{name}' is used but may not be given",
+                expr,
+                z3.And(guard, z3.Not(self.given[name])),
+            )
+        terms = self.lists[name]
+        inside = [index < terms.length for index in range(self.list_bound)]
+        meets = [
+            self.expr(expr.condition, {**bound, **element}, z3.And(guard, within), record)
+            if expr.condition is not None
+            else z3.BoolVal(True)
+            for element, within in zip(terms.elements, inside, strict=True)
+        ]
+        present = [z3.And(within, meet) for within, meet in zip(inside, meets, strict=True)]
+        count = z3.Sum([z3.If(p, 1, 0) for p in present]) if present else z3.IntVal(0)
+        values = [e[expr.field] for e in terms.elements] if expr.field is not None else []
+        op = expr.op
+        if op == "count":
+            return count
+        if op == "any":
+            if values:
+                return z3.Or([z3.And(p, v) for p, v in zip(present, values, strict=True)])
+            return z3.Or(present) if present else z3.BoolVal(False)
+        if op == "all":
+            if values:
+                return z3.And([z3.Implies(p, v) for p, v in zip(present, values, strict=True)])
+            held = [z3.Implies(w, m) for w, m in zip(inside, meets, strict=True)]
+            return z3.And(held) if held else z3.BoolVal(True)
+        if op == "sum":
+            zero = z3.IntVal(0) if values and _is_int(values[0]) else z3.RealVal(0)
+            terms = [z3.If(p, v, zero) for p, v in zip(present, values, strict=True)]
+            return z3.Sum(terms) if terms else zero
+        if self.building and self.building[-1][0] in self.evaluated:
+            self.constraints.append(z3.Implies(guard, count > 0))
+        fallback = z3.FreshConst(values[0].sort() if values else z3.RealSort(), "empty")
+        if op in ("min", "max"):
+            result = fallback
+            seen: Term = z3.BoolVal(False)
+            for p, v in zip(present, values, strict=True):
+                better = v < result if op == "min" else v > result
+                result = z3.If(z3.And(p, z3.Or(z3.Not(seen), better)), v, result)
+                seen = z3.Or(seen, p)
+            return result
+        low = self._order_statistic(present, values, (count + 1) / 2, fallback)
+        high = self._order_statistic(present, values, count / 2 + 1, fallback)
+        if op == "median_low":
+            return low
+        if op == "median_high":
+            return high
+        return (z3.ToReal(low) + z3.ToReal(high)) / 2 if _is_int(low) else (low + high) / 2
+
+    @staticmethod
+    def _order_statistic(present: list[Term], values: list[Term], k: Term, fallback: Term) -> Term:
+        """Returns the k-th smallest (from 1) of the present values: a value with fewer than k
+        present values below it and at least k at or below it (ties share one value)."""
+        result = fallback
+        for j in reversed(range(len(values))):
+            below = z3.Sum(
+                [
+                    z3.If(z3.And(p, v < values[j]), 1, 0)
+                    for p, v in zip(present, values, strict=True)
+                ]
+            )
+            at_most = z3.Sum(
+                [
+                    z3.If(z3.And(p, v <= values[j]), 1, 0)
+                    for p, v in zip(present, values, strict=True)
+                ]
+            )
+            result = z3.If(z3.And(present[j], below < k, at_most >= k), values[j], result)
+        return result
 
     def _call(self, expr: ast.Call, bound: Mapping[str, Term], guard: Term, record: bool) -> Term:
         args = [self.expr(a, bound, guard, record) for a in expr.args]
@@ -428,7 +588,9 @@ class Model:
                 continue
             value = model.eval(self.inputs[name], model_completion=True)
             kind = declared.type.kind
-            if kind == "bool":
+            if kind == "list":
+                scenario[name] = self._list_scenario(declared, model, value.as_long(), exact)
+            elif kind == "bool":
                 scenario[name] = z3.is_true(value)
             elif kind == "count":
                 scenario[name] = value.as_long()
@@ -442,6 +604,34 @@ class Model:
             index = model.eval(variable, model_completion=True).as_long()
             readings[reading_id] = self.statute.readings[reading_id].options[index].name
         return scenario, readings
+
+    def _list_scenario(
+        self, declared: ast.Input, model: z3.ModelRef, length: int, exact: bool
+    ) -> list[dict[str, object]]:
+        """Returns the elements of a list input in a Z3 model, as a scenario writes them; a
+        text field (not modelled) names each element by its position, `jobs-1`, `jobs-2`..."""
+        record = self.statute.records[declared.type.record]
+        elements: list[dict[str, object]] = []
+        for index in range(length):
+            terms = self.lists[declared.name].elements[index]
+            element: dict[str, object] = {}
+            for key, declared_field in record.fields.items():
+                kind = declared_field.type.kind
+                if kind == "text":
+                    element[key] = f"{declared.name}-{index + 1}"
+                    continue
+                value = model.eval(terms[key], model_completion=True)
+                if kind == "bool":
+                    element[key] = z3.is_true(value)
+                elif kind == "count":
+                    element[key] = value.as_long()
+                elif kind == "enum":
+                    element[key] = declared_field.type.members[value.as_long()]
+                else:
+                    number = Fraction(value.as_fraction())
+                    element[key] = number if exact else _scenario_number(number, kind)
+            elements.append(element)
+        return elements
 
 
 def _is_int(term: Term) -> bool:
@@ -473,9 +663,21 @@ def scenario_text(statute: ast.Statute, exact: Mapping[str, object]) -> dict[str
     and shares as decimal strings (a share without one as a fraction string)."""
     found: dict[str, object] = {}
     for name, value in exact.items():
-        kind = statute.inputs[name].type.kind
+        declared = statute.inputs[name]
+        kind = declared.type.kind
         if kind in ("money", "number", "share"):
             found[name] = _scenario_number(Fraction(value), kind)  # type: ignore[arg-type]
+        elif kind == "list" and isinstance(value, list | tuple):
+            fields = statute.records[declared.type.record].fields
+            found[name] = [
+                {
+                    key: _scenario_number(Fraction(item), fields[key].type.kind)  # type: ignore[arg-type]
+                    if fields[key].type.kind in ("money", "number", "share")
+                    else item
+                    for key, item in element.items()
+                }
+                for element in value
+            ]
         else:
             found[name] = value
     return found
@@ -483,9 +685,13 @@ def scenario_text(statute: ast.Statute, exact: Mapping[str, object]) -> dict[str
 
 def in_whole_cents(exact: Mapping[str, object]) -> bool:
     """True when every number of a scenario of exact values is a whole number of cents."""
+    values = list(exact.values())
+    for value in exact.values():
+        if isinstance(value, list | tuple):  # a list input's elements
+            values.extend(v for element in value for v in element.values())
     return all(
         (Fraction(v) * 100).denominator == 1
-        for v in exact.values()
+        for v in values
         if isinstance(v, Fraction | int) and not isinstance(v, bool)
     )
 
@@ -498,6 +704,14 @@ def decimal_constraints(model: Model, places: int = 2) -> list[Term]:
         if declared.type.kind in ("money", "number"):
             variable = model.inputs[declared.name]
             facts.append(z3.IsInt(variable * 10**places))
+        elif declared.type.kind == "list":
+            fields = model.statute.records[declared.type.record].fields
+            for element in model.lists[declared.name].elements:
+                facts.extend(
+                    z3.IsInt(term * 10**places)
+                    for key, term in element.items()
+                    if fields[key].type.kind in ("money", "number")
+                )
     return facts
 
 
@@ -517,7 +731,9 @@ def concrete_values(
         if value is None:
             continue
         kind = statute.inputs[name].type.kind
-        if kind == "bool":
+        if kind == "list":
+            pairs.extend(_list_pairs(model, name, value))  # type: ignore[arg-type]
+        elif kind == "bool":
             pairs.append((variable, z3.BoolVal(bool(value))))
         elif kind == "enum":
             pairs.append((variable, z3.IntVal(statute.inputs[name].type.members.index(value))))
@@ -543,3 +759,28 @@ def concrete_values(
         else:
             raise ValueError(f"the proof model leaves {name} unevaluated: {term}")
     return found
+
+
+def _list_pairs(model: Model, name: str, elements: tuple[dict[str, Value], ...]) -> list[Any]:
+    """Returns the substitution of a list input's terms by a concrete list's values; raises
+    ValueError for a list longer than the model's bound."""
+    terms = model.lists[name]
+    if len(elements) > model.list_bound:
+        raise ValueError(
+            f"'{name}' has {len(elements)} elements; the model holds at most {model.list_bound}"
+        )
+    fields = model.statute.records[model.statute.inputs[name].type.record].fields
+    pairs: list[Any] = [(terms.length, z3.IntVal(len(elements)))]
+    for element, slots in zip(elements, terms.elements, strict=False):
+        for key, term in slots.items():
+            value = element[key]
+            type_ = fields[key].type
+            if type_.kind == "bool":
+                pairs.append((term, z3.BoolVal(bool(value))))
+            elif type_.kind == "enum":
+                pairs.append((term, z3.IntVal(type_.members.index(value))))  # type: ignore[arg-type]
+            elif type_.kind == "count":
+                pairs.append((term, z3.IntVal(int(value))))  # type: ignore[arg-type]
+            else:
+                pairs.append((term, _number(Fraction(value))))  # type: ignore[arg-type]
+    return pairs

@@ -16,7 +16,7 @@ from xml.etree import ElementTree
 from lextrace.dsl import ast
 from lextrace.dsl.scenario import validate
 
-from .checks import PROVED, UNKNOWN, Outcome, Verifier
+from .checks import BOUNDED, PROVED, UNKNOWN, Outcome, Verifier
 
 
 @dataclass
@@ -81,10 +81,13 @@ def run(
 
 def _line(outcome: Outcome) -> str:
     check = outcome.check
-    return (
+    line = (
         f"{outcome.status:<8} {outcome.seconds * 1000:7.1f} ms  {check.name}  "
         f"[{check.clause.short_citation or 'section'}]"
     )
+    if outcome.status == BOUNDED:  # said on its line: it is not a proof for every length
+        line += f"  ({outcome.detail})"
+    return line
 
 
 def render_text(report: Report, verbose: bool = False) -> str:

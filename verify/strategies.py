@@ -108,8 +108,46 @@ def _share() -> st.SearchStrategy[str]:
     )
 
 
+def _value(
+    draw: st.DrawFn, statute: ast.Statute, declared: ast.Input, drawn: dict[str, Value]
+) -> object:
+    """Draws one value of a scalar input or record field, within the bounds that apply."""
+    kind = declared.type.kind
+    if kind == "bool":
+        return draw(st.booleans())
+    if kind == "enum":
+        return draw(st.sampled_from(declared.type.members))
+    if kind == "share":
+        return draw(_share())
+    lower, strict, upper = _bounds(statute, declared, drawn)
+    return draw(_numbers(kind, lower, strict, upper))
+
+
+def _elements(
+    draw: st.DrawFn, statute: ast.Statute, declared: ast.Input, size: int
+) -> list[dict[str, object]]:
+    """Draws the elements of a list input: a length within its bounds (and `size`), each
+    element's text fields named by position, its other fields drawn (a field with a default
+    sometimes left out)."""
+    lower, strict, upper = _bounds(statute, declared, {})
+    low = int(lower or 0) + (1 if strict else 0)
+    high = max(low, min(size, int(upper)) if upper is not None else size)
+    length = draw(st.integers(low, high))
+    record = statute.records[declared.type.record]
+    elements = []
+    for index in range(length):
+        element: dict[str, object] = {}
+        for field in record.fields.values():
+            if field.type.kind == "text":
+                element[field.name] = f"{declared.name}-{index + 1}"
+            elif field.default is None or draw(st.integers(0, 3)) != 0:
+                element[field.name] = _value(draw, statute, field, {})
+        elements.append(element)
+    return elements
+
+
 @st.composite
-def _scenario(draw: st.DrawFn, statute: ast.Statute) -> dict[str, object]:
+def _scenario(draw: st.DrawFn, statute: ast.Statute, list_size: int) -> dict[str, object]:
     scenario: dict[str, object] = {}
     drawn: dict[str, Value] = {}
     for declared in statute.inputs.values():
@@ -119,6 +157,9 @@ def _scenario(draw: st.DrawFn, statute: ast.Statute) -> dict[str, object]:
         )
         if not required and draw(st.integers(0, 3)) == 0:
             continue  # left out: the default applies (or null for an optional input)
+        if kind == "list":
+            scenario[declared.name] = _elements(draw, statute, declared, list_size)
+            continue
         if kind == "bool":
             value: object = draw(st.booleans())
         elif kind == "enum":
@@ -139,9 +180,10 @@ def _scenario(draw: st.DrawFn, statute: ast.Statute) -> dict[str, object]:
     return scenario
 
 
-def scenarios(statute: ast.Statute) -> st.SearchStrategy[dict[str, object]]:
-    """Returns a strategy of valid scenarios (scenario-format values) for the statute."""
-    return _scenario(statute)
+def scenarios(statute: ast.Statute, list_size: int = 4) -> st.SearchStrategy[dict[str, object]]:
+    """Returns a strategy of valid scenarios (scenario-format values) for the statute; a list
+    input has at most `list_size` elements (the proof model's bound by default)."""
+    return _scenario(statute, list_size)
 
 
 def readings(statute: ast.Statute) -> st.SearchStrategy[dict[str, str]]:
