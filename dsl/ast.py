@@ -488,6 +488,27 @@ class FromTable:
 
 
 @dataclass(frozen=True)
+class DerivedBy:
+    """`derived by RULE when CONDITION`: when the condition holds (it names other inputs, such
+    as a list `is given`), the input is not given by the scenario but is the value of `rule`
+    (a definition in the clause that says how it is found)."""
+
+    rule: str
+    condition: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """`requires CONDITION "reason"` in a record: every element meets the condition (over its
+    fields), or the scenario is refused at that element with the reason."""
+
+    condition: Expr
+    reason: str
+    span: Span
+
+
+@dataclass(frozen=True)
 class TableEntry:
     """One value of a dated table and the day it is in force from (ISO `YYYY-MM-DD`)."""
 
@@ -564,6 +585,9 @@ class Input:
     optional: bool = False
     bounds: tuple[Bound, ...] = ()
     from_table: FromTable | None = None
+    derived_by: DerivedBy | None = None
+    # A record field whose value no two elements of a list share (an identifier).
+    unique: bool = False
 
 
 @dataclass
@@ -575,6 +599,7 @@ class Record:
     description: str
     span: Span
     fields: dict[str, Input] = field(default_factory=dict)
+    requirements: tuple[Requirement, ...] = ()
 
     @property
     def label_field(self) -> str | None:
@@ -636,6 +661,10 @@ class Statute:
     tables: dict[str, Table] = field(default_factory=dict)
     periods: Periods | None = None
     totals: list[Total] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        # The whole tree would run to megabytes (strategies and errors print their arguments).
+        return f"Statute({self.name!r}, {self.path!r})"
     records: dict[str, Record] = field(default_factory=dict)
 
     def citation(self, clause: Clause) -> str:

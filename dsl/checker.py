@@ -904,6 +904,61 @@ class _Checker:
                             bound.value.span,
                             f"the bound of {where} must be a {declared.type}",
                         )
+            fields = tuple(ast.Param(f.name, f.type, f.span) for f in record.fields.values())
+            for requirement in record.requirements:
+                self.expect_bool(
+                    requirement.condition, fields, None, f"a requirement of record '{record.name}'"
+                )
+
+    # ---- inputs derived from other evidence ------------------------------------------------
+    def check_derivations(self) -> None:
+        """An input `derived by RULE when CONDITION` names a definition without parameters,
+        of the input's type, that does not itself use the input; the condition is a yes/no
+        over other inputs. `unique` belongs to a record's fields."""
+        statute = self.statute
+        for declared in statute.inputs.values():
+            if declared.unique:
+                self.report(
+                    declared.span,
+                    f"input '{declared.name}' is 'unique': only a record's field can be",
+                )
+            derived = declared.derived_by
+            if derived is None:
+                continue
+            rule = statute.definitions.get(derived.rule)
+            if rule is None:
+                self.report(
+                    derived.span,
+                    f"input '{declared.name}' is derived by '{derived.rule}', which is not a rule",
+                    hint=self.did_you_mean(derived.rule, ()),
+                )
+                continue
+            if rule.params:
+                self.report(derived.span, f"'{derived.rule}' takes parameters: it derives no input")
+            elif not _assignable(declared.type, rule.type):
+                self.report(
+                    derived.span,
+                    f"input '{declared.name}' is {declared.type}, but '{derived.rule}' is "
+                    f"{rule.type}",
+                )
+            self.expect_bool(
+                derived.condition, (), None, f"the condition deriving '{declared.name}'"
+            )
+            names = {n.name for n in walk(derived.condition) if isinstance(n, ast.Ref | ast.Given)}
+            if names & set(statute.definitions) or declared.name in names:
+                self.report(
+                    derived.condition.span,
+                    f"the condition deriving '{declared.name}' names only other inputs",
+                )
+            used: set[str] = set()
+            for name in reachable_definitions(statute, [derived.rule]):
+                for expr in definition_expressions(statute.definitions[name]):
+                    used.update(n.name for n in walk(expr) if isinstance(n, ast.Ref | ast.Given))
+            if declared.name in used:
+                self.report(
+                    derived.span,
+                    f"'{derived.rule}' uses '{declared.name}', the input it derives",
+                )
 
     # ---- inputs ---------------------------------------------------------------------------
     def check_inputs(self) -> None:
@@ -1053,6 +1108,7 @@ class _Checker:
     def check_use(self) -> None:
         statute = self.statute
         roots = set(statute.result_names)
+        roots |= {d.derived_by.rule for d in statute.inputs.values() if d.derived_by is not None}
         for invariant in statute.invariants:
             roots |= references(statute, invariant.expr)
         for monotone in statute.monotones:
@@ -1277,6 +1333,7 @@ def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     checker.check_definitions()
     checker.check_citations()
     checker.check_tables()
+    checker.check_derivations()
     checker.check_periods()
     checker.check_invariants()
     checker.check_numbers()

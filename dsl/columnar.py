@@ -1075,10 +1075,14 @@ def _shared_definitions(statute: ast.Statute) -> frozenset[str]:
 
 def _refuse_unsupported(statute: ast.Statute) -> None:
     """Raises Unsupported for constructs this evaluator does not translate: numeric
-    parameters, and list inputs (a column holds one value per scenario; a batch of such an
-    encoding is evaluated scenario by scenario by the reference evaluator)."""
-    if statute.list_inputs:
-        raise Unsupported("a list input")
+    parameters, and aggregates over lists in what the results use (a column holds one value
+    per scenario; a batch of such an encoding is evaluated scenario by scenario by the
+    reference evaluator). Lists only some scenarios give, to derive inputs from, are left to
+    the scalar path row by row (lextrace/columns.py)."""
+    for name in reachable_definitions(statute, statute.result_names):
+        for expr in definition_expressions(statute.definitions[name]):
+            if any(isinstance(node, ast.Aggregate) for node in walk(expr)):
+                raise Unsupported("an aggregate over a list")
     for definition in statute.definitions.values():
         for param in definition.params:
             if param.type.kind not in ("bool", "enum"):

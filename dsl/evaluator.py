@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from . import ast
 from .errors import FieldProblem, ScenarioError
-from .values import Value
+from .values import Derived, Value
 
 Key = tuple[str, tuple[Value, ...]]
 Compiled = Callable[["Evaluation", Mapping[str, Value]], Value]
@@ -118,10 +118,14 @@ class Evaluation:
         self.reading_uses: set[str] = set()
 
     def input(self, name: str) -> Value:
-        """Returns an input's value, recording the use when tracing."""
+        """Returns an input's value, recording the use when tracing; an input the scenario
+        derives is the value of its rule (recorded as that rule's use)."""
+        value = self.inputs[name]
+        if type(value) is Derived:
+            return self.get(value.rule)
         if self.tracing and self.frames:
             self.frames[-1].uses.append((INPUT, (name,)))
-        return self.inputs[name]
+        return value
 
     def reading(self, reading_id: str) -> str:
         """Returns the selected option of a reading, recording the use when tracing."""

@@ -344,7 +344,17 @@ class _Builder:
             description=_prose(cast(Token, description)),
             span=_span(cast(Token, name_token)),
         )
+        requirements: list[ast.Requirement] = []
         for field_tree in field_trees:
+            assert isinstance(field_tree, Tree)
+            if field_tree.data == "record_requires":
+                condition, reason = field_tree.children
+                requirements.append(
+                    ast.Requirement(
+                        self.expr(condition), _prose(cast(Token, reason)), _span(field_tree)
+                    )
+                )
+                continue
             declared = self.input(cast(Tree, field_tree))
             if declared.name in record.fields:
                 self.error(
@@ -352,6 +362,7 @@ class _Builder:
                     f"field '{declared.name}' is declared twice in record '{record.name}'",
                 )
             record.fields[declared.name] = declared
+        record.requirements = tuple(requirements)
         return record
 
     def input(self, tree: Tree) -> ast.Input:
@@ -377,6 +388,11 @@ class _Builder:
             elif kind == "from_table":
                 table, year = option.children
                 declared.from_table = ast.FromTable(str(table), str(year), _span(option))
+            elif kind == "derived_by":
+                rule, condition = option.children
+                declared.derived_by = ast.DerivedBy(str(rule), self.when(condition), _span(option))
+            elif kind == "unique":
+                declared.unique = True
             else:
                 bound_kind = str(kind).removesuffix("_bound")
                 when = self.when(option.children[1]) if len(option.children) > 1 else None

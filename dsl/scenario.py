@@ -14,18 +14,18 @@ import json
 import re
 import sys
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from . import ast
+from . import ast, list_files
 from .checker import walk
 from .errors import FieldProblem, ScenarioError
 from .evaluator import Evaluation, compiled
 from .reserved import META_KEY, READINGS_KEY, RESERVED_KEYS
-from .values import Value, decimal_string, exact_string
+from .values import Derived, Value, decimal_string, exact_string
 
 MAX_SCENARIO_BYTES = 1_000_000
 _MAX_NUMBER_CHARS = 40
@@ -142,9 +142,10 @@ def read_exact(value: object) -> Fraction | None:
 
 
 class _Validator:
-    def __init__(self, statute: ast.Statute) -> None:
+    def __init__(self, statute: ast.Statute, source: str | None = None) -> None:
         self.statute = statute
         self.problems: list[FieldProblem] = []
+        self.source = source  # the scenario's file: list files are found beside it
 
     def problem(self, field: str, expected: str, given: object, hint: str | None = None) -> None:
         if hint is None and _out_of_range(given):
@@ -238,6 +239,40 @@ class _Validator:
             return None
         return number
 
+    def derive(
+        self,
+        declared: ast.Input,
+        scenario: Mapping[str, object],
+        values: dict[str, Value],
+        invalid: set[str],
+    ) -> None:
+        """Marks an input `derived by RULE when CONDITION` as derived when the condition holds
+        (a scenario that gives it too is refused, naming both), else reads it as any input."""
+        derived = declared.derived_by
+        assert derived is not None
+        name = declared.name
+        before = len(self.problems)
+        condition = derived.condition
+        if self.references_valid(condition, invalid) and self.holds(condition, values):
+            rule = self.statute.definitions[derived.rule]
+            if name in scenario:
+                self.problem(
+                    name,
+                    f"no {name} when {self.source_of(condition)}: it is derived by "
+                    f"{derived.rule} ({self.statute.citation(rule.clause)})",
+                    scenario[name],
+                    "give one of the two",
+                )
+            values[name] = Derived(derived.rule)
+        elif name in scenario:
+            values[name] = self.convert(declared, scenario[name])
+        elif declared.required:
+            self.problem(name, self.describe(declared), None, "the field is missing")
+        elif declared.default is not None:
+            values[name] = default_value(declared)
+        if len(self.problems) > before:
+            invalid.add(name)
+
     def from_table(self, declared: ast.Input, values: dict[str, Value], invalid: set[str]) -> None:
         """Gives an input left out of the scenario its table's value in force on 1 January of
         the scenario's year; a missing or uncovered year is a problem at the input's field when
@@ -288,10 +323,53 @@ class _Validator:
             if not declared.optional:
                 self.problem(name, f"a list of {record.name} objects", raw)
             return None
+        located: Callable[[int], str] | None = None
+        if isinstance(raw, str) and not isinstance(raw, ExactNumber):
+            try:
+                raw, located = list_files.read(
+                    list_files.resolve(raw, self.source), record, ExactNumber
+                )
+            except list_files.ListFileError as error:
+                self.problem(
+                    name,
+                    f"a list of {record.name} objects, or the path of a CSV or Parquet file "
+                    "of them",
+                    raw,
+                    str(error),
+                )
+                return None
         if not isinstance(raw, list | tuple):
             self.problem(name, f"a list of {record.name} objects ({record.description})", raw)
             return None
         before = len(self.problems)
+        if located is not None:
+            try:
+                return self.list_elements(declared, record, raw, before)
+            finally:
+                self.locate(name, before, located)
+        return self.list_elements(declared, record, raw, before)
+
+    def locate(self, name: str, before: int, located: Callable[[int], str]) -> None:
+        """Adds to each problem of a list read from a file the row and column it is at."""
+        pattern = re.compile(rf"{re.escape(name)}\[([0-9]+)\](?:\.(\w+))?")
+        for index in range(before, len(self.problems)):
+            problem = self.problems[index]
+            match = pattern.fullmatch(problem.field)
+            if match is None:
+                continue
+            where = located(int(match.group(1)))
+            if match.group(2):
+                where += f", column {match.group(2)}"
+            hint = f"{where}; {problem.hint}" if problem.hint else where
+            self.problems[index] = FieldProblem(
+                problem.field, problem.expected, problem.given, hint
+            )
+
+    def list_elements(
+        self, declared: ast.Input, record: ast.Record, raw: list | tuple, before: int
+    ) -> Value:
+        """Returns the elements of a list input read from `raw` (see `convert_list`)."""
+        name = declared.name
         elements: list[dict[str, object]] = []
         fields = list(record.fields)
         for index, item in enumerate(raw):
@@ -325,9 +403,53 @@ class _Validator:
                     value = None
                 element[field.name] = value
             elements.append(element)
+        self.check_unique(record, name, elements)
+        if len(self.problems) > before:
+            return None
+        for index, element in enumerate(elements):
+            self.check_requirements(record, f"{name}[{index}]", element)
         if len(self.problems) > before:
             return None
         return tuple(elements)
+
+    def check_unique(
+        self, record: ast.Record, name: str, elements: list[dict[str, object]]
+    ) -> None:
+        """Adds a problem for each element that repeats another's value of a `unique` field."""
+        for field in record.fields.values():
+            if not field.unique:
+                continue
+            first: dict[object, int] = {}
+            for index, element in enumerate(elements):
+                value = element.get(field.name)
+                if value is None:
+                    continue
+                if value in first:
+                    self.problem(
+                        f"{name}[{index}].{field.name}",
+                        f"a {field.name} no other {record.name} has ({name}[{first[value]}] "
+                        "has this one)",
+                        value,
+                    )
+                else:
+                    first[value] = index
+
+    def check_requirements(self, record: ast.Record, at: str, element: dict[str, object]) -> None:
+        """Adds a problem for each `requires` condition of its record an element fails."""
+        if not record.requirements:
+            return
+        program = compiled(self.statute)
+        evaluation = Evaluation(program, {}, {}, tracing=False)
+        for requirement in record.requirements:
+            if program.condition(requirement.condition)(evaluation, element):
+                continue
+            named = dict.fromkeys(
+                n.name
+                for n in walk(requirement.condition)
+                if isinstance(n, ast.Ref) and n.name in element
+            )
+            given = ", ".join(f"{key} {_show(element[key])}" for key in named)
+            self.problems.append(FieldProblem(at, requirement.reason, given or "this element"))
 
     def check_field_bounds(self, field: ast.Input, value: Value, path: str) -> None:
         """Adds a problem when a field's value breaks one of its (literal) bounds."""
@@ -364,7 +486,9 @@ class _Validator:
             return Fraction(expr.value)
         if isinstance(expr, ast.Ref):
             found = values.get(expr.name)
-            return None if found is None or isinstance(found, bool | str) else Fraction(found)
+            if found is None or isinstance(found, bool | str | Derived | tuple):
+                return None
+            return Fraction(found)
         return None
 
     def holds(self, expr: ast.Expr | None, values: Mapping[str, Value]) -> bool:
@@ -394,7 +518,7 @@ class _Validator:
                         "the field is missing",
                     )
                 continue
-            if isinstance(value, bool | str):
+            if isinstance(value, bool | str | Derived):
                 continue
             if isinstance(value, tuple):  # a list: its bounds are on its number of elements
                 value = len(value)
@@ -457,7 +581,7 @@ def validate(statute: ast.Statute, scenario: object, source: str | None = None) 
     Raises ScenarioError naming every offending field: unknown or missing fields, wrong types,
     values out of bounds, fields required by another field's value.
     """
-    validator = _Validator(statute)
+    validator = _Validator(statute, source)
     if not isinstance(scenario, Mapping):
         raise ScenarioError(
             [FieldProblem("<scenario>", "a JSON object of fields", _show(scenario))], source
@@ -485,10 +609,14 @@ def validate(statute: ast.Statute, scenario: object, source: str | None = None) 
             validator.unknown(label, f"did you mean '{close[0]}'?" if close else None)
     values: dict[str, Value] = {}
     invalid: set[str] = set()
+    derivable: list[ast.Input] = []
     for declared in statute.inputs.values():
         name = declared.name
         before = len(validator.problems)
-        if name in scenario:
+        if declared.derived_by is not None:
+            values[name] = None  # derived or given, once the facts it depends on are known
+            derivable.append(declared)
+        elif name in scenario:
             values[name] = validator.convert(declared, scenario[name])
         elif declared.from_table is not None:
             values[name] = None  # read from its table once the year is known, below
@@ -501,6 +629,8 @@ def validate(statute: ast.Statute, scenario: object, source: str | None = None) 
             values[name] = None
         if len(validator.problems) > before:
             invalid.add(name)
+    for declared in derivable:
+        validator.derive(declared, scenario, values, invalid)
     if not validator.problems or invalid != set(statute.inputs):
         validator.check_bounds(values, invalid)
     # A value from a table once the year it is read by has passed its own checks.
@@ -515,6 +645,31 @@ def validate(statute: ast.Statute, scenario: object, source: str | None = None) 
     if validator.problems:
         raise ScenarioError(validator.problems, source)
     return values
+
+
+def derive(
+    statute: ast.Statute, evaluation: Evaluation, inputs: Mapping[str, Value]
+) -> dict[str, Value]:
+    """Returns the inputs with each derived one's value (its rule's, from `evaluation`), after
+    checking the input's bounds on the derived values; raises ScenarioError when one breaks
+    a bound (the evidence it was derived from is then inconsistent)."""
+    values = dict(inputs)
+    for name, value in inputs.items():
+        if type(value) is Derived:
+            values[name] = evaluation.get(value.rule)
+    validator = _Validator(statute)
+    validator.check_bounds(values, set())
+    if validator.problems:
+        raise ScenarioError(validator.problems)
+    return values
+
+
+def derivation_readings(statute: ast.Statute, names: list[str]) -> set[str]:
+    """Returns the readings the rules deriving the named inputs rest on."""
+    from .checker import readings_used
+
+    rules = [statute.inputs[n].derived_by.rule for n in names if statute.inputs[n].derived_by]
+    return readings_used(statute, rules)
 
 
 def derived_from_tables(statute: ast.Statute, scenario: Mapping[str, object]) -> list[str]:

@@ -5,10 +5,20 @@ Nothing here ever goes through a binary float.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
+
+@dataclass(frozen=True)
+class Derived:
+    """In a scenario's validated inputs, an input it does not give but derives (`derived by
+    RULE when ...`): the evaluation computes it by `rule`, in the clause that says how."""
+
+    rule: str
+
+
 # A list input's value is a tuple of its elements, each a dict of field -> value.
-Value = Fraction | int | bool | str | tuple[dict[str, object], ...] | None
+Value = Fraction | int | bool | str | tuple[dict[str, object], ...] | Derived | None
 
 CENTS = 100  # cents to the dollar: money is rounded, and computed exactly, in cents
 

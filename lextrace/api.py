@@ -27,9 +27,16 @@ from .dsl.errors import FieldProblem, ScenarioError
 from .dsl.evaluator import Evaluation, compiled, evaluate
 from .dsl.loader import load
 from .dsl.reserved import READINGS_KEY
-from .dsl.scenario import derived_from_tables, pinned_readings, read_scenario_file, validate
+from .dsl.scenario import (
+    derivation_readings,
+    derive,
+    derived_from_tables,
+    pinned_readings,
+    read_scenario_file,
+    validate,
+)
 from .dsl.trace import Trace, display, json_value
-from .dsl.values import Value
+from .dsl.values import Derived, Value
 from .periods import PeriodResult
 from .statute import BUNDLED
 
@@ -100,6 +107,7 @@ class Statute:
         self.ast = statute
         self.program = compiled(statute)
         self.readings_used = _readings_used(statute)
+        self._derivable = tuple(n for n, d in statute.inputs.items() if d.derived_by is not None)
         self._last_selection: tuple[dict[str, str], FastFunction | None, dict[str, str]] | None
         self._last_selection = None
 
@@ -164,10 +172,15 @@ class Statute:
             return self.evaluate_periods(scenario, readings, trace, source)
         inputs = self.validate(scenario, source)
         result = self.evaluate_inputs(inputs, self.readings_for(scenario, readings, source), trace)
-        result.derived = tuple(derived_from_tables(self.ast, scenario))
+        result.derived = self._all_derived(result.derived, derived_from_tables(self.ast, scenario))
         if result.trace is not None:
             result.trace.derived = result.derived
         return result
+
+    def _all_derived(self, by_rules: tuple[str, ...], by_tables: list[str]) -> tuple[str, ...]:
+        """The inputs a scenario derived, by rules and from tables, in declaration order."""
+        found = {*by_rules, *by_tables}
+        return tuple(name for name in self.ast.inputs if name in found)
 
     def evaluate_periods(
         self,
@@ -183,7 +196,9 @@ class Statute:
         results = []
         for period in found:
             result = self.evaluate_inputs(period.inputs, selected, trace)
-            result.derived = period.derived
+            result.derived = self._all_derived(result.derived, list(period.derived))
+            period.inputs = result.inputs
+            period.derived = result.derived
             if result.trace is not None:
                 result.trace.derived = period.derived
             results.append(result)
@@ -234,7 +249,8 @@ class Statute:
         evaluator runs when a trace is asked for, or when the fast path defers.
         """
         fast, used = self._selection(selected)
-        if not trace and fast is not None:
+        derived = [n for n in self._derivable if type(inputs.get(n)) is Derived]
+        if not trace and fast is not None and not derived:
             try:
                 found = fast(inputs)
             except Exception:
@@ -242,10 +258,19 @@ class Statute:
             else:
                 return Result(self.ast, found, used, inputs, None)
         evaluation: Evaluation = evaluate(self.program, inputs, selected, tracing=trace)
+        if derived:
+            inputs = derive(self.ast, evaluation, inputs)
+            used = {
+                rid: selected[rid]
+                for rid in self.ast.readings
+                if rid in used or rid in derivation_readings(self.ast, derived)
+            }
         values = {name: evaluation.memo[(name, ())] for name in self.ast.result_names}
-        return Result(
+        result = Result(
             self.ast, values, used, inputs, Trace(self.ast, evaluation) if trace else None
         )
+        result.derived = tuple(derived)
+        return result
 
     def evaluate_file(
         self, path: str | Path, readings: Mapping[str, str] | None = None, trace: bool = False

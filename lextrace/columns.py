@@ -219,6 +219,15 @@ def input_columns(
     slow = np.zeros(size, dtype=bool)
     columns: dict[str, Col] = {}
     for name, declared in statute.inputs.items():
+        if declared.type.kind == "list":
+            # The columnar evaluator computes no list: a row that gives one goes to the scalar
+            # path (the results it evaluates here never use one; see dsl/columnar.py).
+            if name in names:
+                array = table.column(name)
+                if isinstance(array, pa.ChunkedArray):
+                    array = array.combine_chunks()
+                slow |= ~_missing(array)
+            continue
         if name not in names:
             columns[name] = _absent(declared, engine, size)
             if declared.required:
@@ -387,6 +396,8 @@ def check_bounds(
     broken = np.zeros(size, dtype=bool)
     with np.errstate(over="ignore"):
         for declared in statute.inputs.values():
+            if declared.name not in columns:  # a list: its rows go to the scalar path
+                continue
             column = columns[declared.name]
             for bound in declared.bounds:
                 limit = engine.expr(chunk, bound.value, {}, scale_of(declared.type))

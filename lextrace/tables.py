@@ -247,7 +247,11 @@ def _arrow_schema(statute: ast.Statute) -> pa.Schema:
     text (never through a binary float), shares and enum members as text."""
     types = {"bool": pa.bool_(), "count": pa.int64(), "share": pa.string(), "enum": pa.string()}
     return pa.schema(
-        [(name, types.get(d.type.kind, pa.decimal128(38, 6))) for name, d in statute.inputs.items()]
+        [
+            (name, types.get(d.type.kind, pa.decimal128(38, 6)))
+            for name, d in statute.inputs.items()
+            if d.type.kind != "list"  # a line giving a list goes to the scalar path
+        ]
     )
 
 
@@ -272,6 +276,13 @@ class JsonLines:
         self.keep = list(keep)
         self.carried = {name for name in keep if name not in statute.inputs}
         self.schema = _arrow_schema(statute)
+        self.scalar_keys = tuple(
+            f'"{name}"'.encode()
+            for name in (
+                *(d.name for d in statute.list_inputs),
+                *((statute.periods.name,) if statute.periods is not None else ()),
+            )
+        )
         # A field carried through may hold any JSON value: Arrow infers it (and any unknown
         # field, which `_read` then refuses as "error" would).
         self.options = pj.ParseOptions(
@@ -478,15 +489,16 @@ class JsonLines:
         numbers = [number for number, _, _ in lines.spans]
         # Arrow reads objects only: any other line (a bare value, trailing text, a blank line)
         # is refused.
+        # A line that gives a list (or periods) is read by the scalar path too (see Runner).
+        scalar_keys = self.scalar_keys
         plain = [
             i
             for i, line in enumerate(texts)
             if _object_shaped(line)
             and not (b"null" in line and self._required_null(line))
             and not (undecodable is not None and undecodable[i])
+            and not (scalar_keys and any(key in line for key in scalar_keys))
         ]
-        if self.statute.list_inputs:  # read line by line by the scalar path (see Runner)
-            plain = []
         pieces: list[tuple[int, pa.Table]] = []
         if plain:
             self._readable([texts[i] for i in plain], 0, pieces)

@@ -231,6 +231,8 @@ def test_any_valid_scenarios_in_any_format_give_the_scalar_results(
         for row in rows:
             row.pop(name, None)
     rows = [row for row in rows if _valid(row)]  # a default may break a bound of another field
+    if kind != "jsonl":  # a table's cell holds no list (a CSV cell may name a list's file)
+        rows = [row for row in rows if not any(isinstance(v, list) for v in row.values())]
     assume(rows)
     source = tmp_path / f"fuzz.{kind}"
     if kind == "jsonl":

@@ -385,13 +385,24 @@ class Verifier:
         if not self.statute.list_inputs:
             return False
         models = [self.first] if check.second is None else [self.first, check.second]
+        # A list's own terms: its length, whether it is given, its elements' fields.
         listed = {
             term.get_id()
             for model in models
             for name, terms in model.lists.items()
-            for term in (model.inputs[name], *(t for e in terms.elements for t in e.values()))
+            for term in (
+                model.inputs[name],
+                *((model.given[name],) if name in model.given else ()),
+                *(t for e in terms.elements for t in e.values()),
+            )
         }
         terms = [t for t in (check.claim, check.premise) if t is not None]
+        constraints = {c.get_id() for model in models for c in model.constraints}
+        premise, claim = check.premise, check.claim
+        if premise is not None and z3.is_implies(claim) and claim.arg(0).eq(premise):
+            # The input constraints inside a premise are judged below, one by one.
+            parts = premise.children() if z3.is_and(premise) else [premise]
+            terms = [claim.arg(1), *(t for t in parts if t.get_id() not in constraints)]
         if _symbols(terms) & listed:
             return True
         for constraint in (c for model in models for c in model.constraints):

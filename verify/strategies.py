@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from lextrace.dsl import ast
 from lextrace.dsl.errors import ScenarioError
 from lextrace.dsl.scenario import validate
-from lextrace.dsl.values import Value
+from lextrace.dsl.values import Derived, Value
 
 # How far above its lower bound an unbounded amount is drawn, in cents; wide enough to cross
 # every statutory threshold, small enough to keep the examples readable.
@@ -47,7 +47,11 @@ def _condition_holds(
     from lextrace.dsl.checker import walk
     from lextrace.dsl.evaluator import Evaluation, EvaluationError, compiled
 
-    names = {n.name for n in walk(expr) if isinstance(n, ast.Ref) and n.name in statute.inputs}
+    names = {
+        n.name
+        for n in walk(expr)
+        if isinstance(n, ast.Ref | ast.Given) and n.name in statute.inputs
+    }
     if not names <= set(drawn):
         return None
     program = compiled(statute)
@@ -136,30 +140,68 @@ def _elements(
     record = statute.records[declared.type.record]
     elements = []
     for index in range(length):
-        element: dict[str, object] = {}
-        for field in record.fields.values():
-            if field.type.kind == "text":
-                element[field.name] = f"{declared.name}-{index + 1}"
-            elif field.default is None or draw(st.integers(0, 3)) != 0:
-                element[field.name] = _value(draw, statute, field, {})
+        for _ in range(8):  # an element must meet its record's requirements
+            element: dict[str, object] = {}
+            for field in record.fields.values():
+                if field.type.kind == "text":
+                    element[field.name] = f"{declared.name}-{index + 1}"
+                elif field.default is None or draw(st.integers(0, 3)) != 0:
+                    element[field.name] = _value(draw, statute, field, {})
+            if _meets(statute, record, element):
+                break
+        else:
+            assume(False)
         elements.append(element)
     return elements
 
 
-@st.composite
+def _meets(statute: ast.Statute, record: ast.Record, element: dict[str, object]) -> bool:
+    """Returns whether an element (as a scenario gives it) meets its record's requirements."""
+    if not record.requirements:
+        return True
+    from lextrace.dsl.evaluator import Evaluation, compiled
+    from lextrace.dsl.scenario import default_value
+
+    values: dict[str, object] = {}
+    for field in record.fields.values():
+        value = element.get(field.name)
+        if value is None and field.default is not None:
+            value = default_value(field)
+        if isinstance(value, str) and field.type.kind in ("money", "number"):
+            value = Fraction(value)
+        values[field.name] = value
+    program = compiled(statute)
+    evaluation = Evaluation(program, {}, {}, False)
+    return all(
+        bool(program.condition(r.condition)(evaluation, values)) for r in record.requirements
+    )
+
+
 def _scenario(draw: st.DrawFn, statute: ast.Statute, list_size: int) -> dict[str, object]:
     scenario: dict[str, object] = {}
     drawn: dict[str, Value] = {}
+    # The lists first: a list given derives the inputs `derived by` a rule when it is given,
+    # which the scenario then leaves out. An optional list is given one time in four.
+    for declared in statute.inputs.values():
+        if declared.type.kind != "list":
+            continue
+        drawn[declared.name] = None
+        if declared.required or draw(st.integers(0, 3)) == 0:
+            elements = _elements(draw, statute, declared, list_size)
+            scenario[declared.name] = elements
+            drawn[declared.name] = tuple(elements)
     for declared in statute.inputs.values():
         kind = declared.type.kind
+        if kind == "list":
+            continue
+        derived = declared.derived_by
+        if derived is not None and _condition_holds(statute, derived.condition, drawn) is True:
+            continue
         required = (
             declared.required or _condition_holds(statute, declared.required_when, drawn) is True
         )
         if not required and draw(st.integers(0, 3)) == 0:
             continue  # left out: the default applies (or null for an optional input)
-        if kind == "list":
-            scenario[declared.name] = _elements(draw, statute, declared, list_size)
-            continue
         if kind == "bool":
             value: object = draw(st.booleans())
         elif kind == "enum":
@@ -174,7 +216,14 @@ def _scenario(draw: st.DrawFn, statute: ast.Statute, list_size: int) -> dict[str
             Fraction(value) if isinstance(value, str) and kind in ("money", "number") else value  # type: ignore[assignment]
         )
     try:
-        validate(statute, scenario)
+        inputs = validate(statute, scenario)
+        if any(type(v) is Derived for v in inputs.values()):
+            # A derivation may refuse the scenario (the median of no job): only valid ones.
+            from lextrace.dsl.evaluator import Evaluation, compiled
+            from lextrace.dsl.scenario import derive
+
+            chosen = {rid: r.default.name for rid, r in statute.readings.items()}
+            derive(statute, Evaluation(compiled(statute), inputs, chosen, False), inputs)
     except ScenarioError:
         assume(False)
     return scenario
@@ -183,7 +232,14 @@ def _scenario(draw: st.DrawFn, statute: ast.Statute, list_size: int) -> dict[str
 def scenarios(statute: ast.Statute, list_size: int = 4) -> st.SearchStrategy[dict[str, object]]:
     """Returns a strategy of valid scenarios (scenario-format values) for the statute; a list
     input has at most `list_size` elements (the proof model's bound by default)."""
-    return _scenario(statute, list_size)
+
+    # A closure, not a composite taking the statute: Hypothesis prints a strategy's
+    # arguments, and the whole tree would run to megabytes.
+    @st.composite
+    def scenario(draw: st.DrawFn) -> dict[str, object]:
+        return _scenario(draw, statute, list_size)
+
+    return scenario()
 
 
 def readings(statute: ast.Statute) -> st.SearchStrategy[dict[str, str]]:
