@@ -665,6 +665,7 @@ class Statute:
     def __repr__(self) -> str:
         # The whole tree would run to megabytes (strategies and errors print their arguments).
         return f"Statute({self.name!r}, {self.path!r})"
+
     records: dict[str, Record] = field(default_factory=dict)
 
     def citation(self, clause: Clause) -> str:
