@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from . import ast
+from . import ast, dates
 from .checker import definition_expressions, reachable_definitions, walk
 from .values import CENTS, Value
 
@@ -1075,10 +1075,13 @@ def _shared_definitions(statute: ast.Statute) -> frozenset[str]:
 
 def _refuse_unsupported(statute: ast.Statute) -> None:
     """Raises Unsupported for constructs this evaluator does not translate: numeric
-    parameters, and list inputs (a column holds one value per scenario; a batch of such an
-    encoding is evaluated scenario by scenario by the reference evaluator)."""
+    parameters, dates and durations, and list inputs (a column holds one value per scenario;
+    a batch of such an encoding is evaluated scenario by scenario by the reference
+    evaluator)."""
     if statute.list_inputs:
         raise Unsupported("a list input")
+    if dates.uses_dates(statute):
+        raise Unsupported("dates and durations")
     for definition in statute.definitions.values():
         for param in definition.params:
             if param.type.kind not in ("bool", "enum"):

@@ -5,10 +5,16 @@ Nothing here ever goes through a binary float.
 
 from __future__ import annotations
 
+import datetime
 from fractions import Fraction
 
-# A list input's value is a tuple of its elements, each a dict of field -> value.
-Value = Fraction | int | bool | str | tuple[dict[str, object], ...] | None
+from .dates import Duration
+
+# A list input's value is a tuple of its elements, each a dict of field -> value; a date is a
+# `datetime.date`, a duration a `dates.Duration`.
+Value = (
+    Fraction | int | bool | str | datetime.date | Duration | tuple[dict[str, object], ...] | None
+)
 
 CENTS = 100  # cents to the dollar: money is rounded, and computed exactly, in cents
 
