@@ -31,13 +31,16 @@ class Span:
 # ---------------------------------------------------------------------------------------------
 # Types
 
-TypeKind = TypingLiteral["bool", "count", "number", "share", "money", "enum", "text", "list"]
+TypeKind = TypingLiteral[
+    "bool", "count", "number", "share", "money", "enum", "text", "list", "date", "duration"
+]
 
 
 @dataclass(frozen=True)
 class Type:
     """A value type: bool, count (whole number), number, share (in [0, 1]), money, enum, text
-    (an identifier, for a record's field), or a list of records (`record` names the record)."""
+    (an identifier, for a record's field), a list of records (`record` names the record), a
+    date or a duration (see dsl/dates.py)."""
 
     kind: TypeKind
     members: tuple[str, ...] = ()
@@ -67,11 +70,14 @@ COUNT = Type("count")
 NUMBER = Type("number")
 SHARE = Type("share")
 MONEY = Type("money")
+DATE = Type("date")
+DURATION = Type("duration")
 
 # ---------------------------------------------------------------------------------------------
 # Expressions
 
-LiteralUnit = TypingLiteral["money", "percent", "number", "bool"]
+LiteralUnit = TypingLiteral["money", "percent", "number", "bool", "date", "duration"]
+DateRounding = TypingLiteral["refuse-ambiguous", "round-down", "round-up"]
 BoundKind = TypingLiteral["min", "above", "max"]
 TextMark = TypingLiteral["discretionary", "text_only"]
 CasesOrder = TypingLiteral["first-match", "exclusive"]
@@ -87,7 +93,9 @@ class Expr:
 
 @dataclass(frozen=True)
 class Literal(Expr):
-    """A constant as written: `$1,500` (money), `40%` (percent), `251`, `1/3`, `true`."""
+    """A constant as written: `$1,500` (money), `40%` (percent), `251`, `1/3`, `true`, a date
+    `2024-01-01` (its `value` the day's ordinal, 0001-01-01 being 1) or a duration `2 years`
+    (its `value` the number written, its unit the last word of `text`)."""
 
     value: Fraction | bool
     unit: LiteralUnit
@@ -95,12 +103,18 @@ class Literal(Expr):
 
     @property
     def written_magnitude(self) -> Fraction | None:
-        """The number as it is written in words or digits (40 for `40%`), None for booleans."""
-        if isinstance(self.value, bool):
+        """The number as it is written in words or digits (40 for `40%`, 2 for `2 years`),
+        None for booleans and dates."""
+        if isinstance(self.value, bool) or self.unit == "date":
             return None
         if self.unit == "percent":
             return self.value * 100
         return self.value
+
+    @property
+    def duration_unit(self) -> str:
+        """The unit word of a duration literal (`years` of `2 years`); empty for others."""
+        return self.text.split()[-1] if self.unit == "duration" else ""
 
 
 @dataclass(frozen=True)
@@ -180,6 +194,19 @@ class If(Expr):
     condition: Expr
     then: Expr
     otherwise: Expr
+
+
+DatePart = TypingLiteral["year", "month", "day"]
+DATE_PARTS: tuple[str, ...] = ("year", "month", "day")
+
+
+@dataclass(frozen=True)
+class PartOf(Expr):
+    """`year of D`, `month of D`, `day of D`: the year, the month (1-12) or the day of the
+    month (1-31) of a date, a count."""
+
+    part: DatePart
+    operand: Expr
 
 
 @dataclass(frozen=True)
@@ -667,6 +694,8 @@ class Statute:
         return f"Statute({self.name!r}, {self.path!r})"
 
     records: dict[str, Record] = field(default_factory=dict)
+    # How `date + duration` rounds a day the month reached does not have (dsl/dates.py).
+    date_rounding: DateRounding = "refuse-ambiguous"
 
     def citation(self, clause: Clause) -> str:
         """The full citation of a clause in the statute's declared style (`cite`): by default

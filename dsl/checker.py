@@ -7,17 +7,19 @@ or in words), unless the rule marks it `reviewed` with a reason.
 
 from __future__ import annotations
 
+import datetime
 import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import ast, citations
+from . import ast, citations, dates
 from .errors import Diagnostic
-from .numbers import stated_numbers
+from .numbers import stated_durations, stated_numbers, unit_word
 from .reserved import RESERVED_KEYS
 
-BUILTINS = ("min", "max", "floor")
+BUILTINS = ("min", "max", "floor", "date")
+TEMPORAL = ("date", "duration")
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ def walk(expr: ast.Expr | None) -> Iterator[ast.Expr]:
     elif isinstance(expr, ast.BinOp | ast.Compare | ast.BoolOp):
         yield from walk(expr.left)
         yield from walk(expr.right)
-    elif isinstance(expr, ast.Not | ast.Neg):
+    elif isinstance(expr, ast.Not | ast.Neg | ast.PartOf):
         yield from walk(expr.operand)
     elif isinstance(expr, ast.If):
         yield from walk(expr.condition)
@@ -200,6 +202,10 @@ class _Checker:
                 return ast.BOOL
             if expr.unit == "money":
                 return ast.MONEY
+            if expr.unit == "date":
+                return ast.DATE
+            if expr.unit == "duration":
+                return ast.DURATION
             if Fraction(expr.value).denominator == 1 and expr.unit == "number":
                 return ast.COUNT
             return ast.NUMBER
@@ -263,10 +269,21 @@ class _Checker:
             return ast.BOOL
         if isinstance(expr, ast.Neg):
             operand = self.infer(expr.operand, params, clause)
-            if isinstance(operand, ast.Type) and not operand.is_numeric:
+            if isinstance(operand, ast.Type) and not (
+                operand.is_numeric or operand == ast.DURATION
+            ):
                 self.report(expr.span, f"cannot negate a {operand}", clause)
                 return None
             return ast.NUMBER if operand == ast.COUNT else operand
+        if isinstance(expr, ast.PartOf):
+            operand = self.infer(expr.operand, params, clause)
+            if operand is not None and operand != ast.DATE:
+                self.report(
+                    expr.span,
+                    f"'{expr.part} of' takes a date, given a {_describe(operand)}",
+                    clause,
+                )
+            return ast.COUNT
         if isinstance(expr, ast.If):
             self.expect_bool(expr.condition, params, clause, "'if'")
             then = self.infer(expr.then, params, clause)
@@ -372,6 +389,8 @@ class _Checker:
                 hint=f"write {expr.op} of FIELD in {expr.source}",
             )
             return None
+        if field.type == ast.DATE and expr.op in ("min", "max"):
+            return ast.DATE  # the earliest, the latest date
         if not field.type.is_numeric:
             self.report(
                 expr.span,
@@ -428,6 +447,17 @@ class _Checker:
             if expr.kwargs:
                 self.report(expr.span, f"{expr.name}() takes no named arguments", clause)
             types = [self.infer(arg, params, clause) for arg in expr.args]
+            if expr.name == "date":
+                if len(expr.args) != 3:
+                    self.report(expr.span, "date() takes a year, a month and a day", clause)
+                for arg, found in zip(expr.args, types, strict=False):
+                    if found is not None and found != ast.COUNT:
+                        self.report(
+                            arg.span,
+                            f"date() takes whole numbers (counts), given a {_describe(found)}",
+                            clause,
+                        )
+                return ast.DATE
             if expr.name == "floor":
                 if len(expr.args) != 1:
                     self.report(expr.span, "floor() takes one argument", clause)
@@ -447,7 +477,7 @@ class _Checker:
             result: ExprType | None = types[0]
             for arg, found in zip(expr.args[1:], types[1:], strict=True):
                 result = self.unify(result, found, arg, clause, f"the arguments of {expr.name}()")
-            if isinstance(result, ast.Type) and not result.is_numeric:
+            if isinstance(result, ast.Type) and not (result.is_numeric or result == ast.DATE):
                 self.report(expr.span, f"{expr.name}() compares amounts, given {result}", clause)
             return result
         definition = statute.definitions.get(expr.name)
@@ -495,6 +525,8 @@ class _Checker:
         right = self.infer(expr.right, params, clause)
         if left is None or right is None:
             return None
+        if any(isinstance(t, ast.Type) and t.kind in TEMPORAL for t in (left, right)):
+            return self.infer_calendar(expr, left, right, clause)
         if not (
             isinstance(left, ast.Type)
             and left.is_numeric
@@ -537,6 +569,39 @@ class _Checker:
             return ast.MONEY
         return ast.NUMBER
 
+    def infer_calendar(
+        self, expr: ast.BinOp, left: ExprType, right: ExprType, clause: ast.Clause | None
+    ) -> ExprType | None:
+        """Returns the type of arithmetic on dates and durations: date +/- duration is a date,
+        date - date a duration (in days), duration +/- duration a duration; anything else is
+        reported."""
+        op = expr.op
+        if op in "+-":
+            if left == ast.DATE and right == ast.DURATION:
+                return ast.DATE
+            if op == "+" and left == ast.DURATION and right == ast.DATE:
+                return ast.DATE
+            if op == "-" and left == ast.DATE and right == ast.DATE:
+                return ast.DURATION
+            if left == ast.DURATION and right == ast.DURATION:
+                return ast.DURATION
+        verb = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide"}[op]
+        hint = None
+        if ast.DATE in (left, right) and any(
+            isinstance(t, ast.Type) and t.is_dimensionless for t in (left, right)
+        ):
+            hint = "a duration is written with its unit: 30 days, 6 months, 2 years"
+        elif left == right == ast.DATE:
+            hint = "subtract two dates for the duration between them"
+        joined = "and" if op in "+-" else "by" if op == "/" else "and"
+        self.report(
+            expr.span,
+            f"cannot {verb} {_describe(left)} {joined} {_describe(right)}",
+            clause,
+            hint=hint,
+        )
+        return None
+
     def infer_comparison(
         self, expr: ast.Compare, params: tuple[ast.Param, ...], clause: ast.Clause | None
     ) -> None:
@@ -560,6 +625,15 @@ class _Checker:
             if isinstance(unified, ast.Type) and unified.kind != "enum":
                 self.report(
                     expr.span, f"cannot compare {_describe(left)} and {_describe(right)}", clause
+                )
+            return
+        if any(t.kind in TEMPORAL for t in (left, right)):
+            if left != right:
+                self.report(
+                    expr.span,
+                    f"cannot compare {_describe(left)} with {_describe(right)}",
+                    clause,
+                    hint="a date compares with a date, a duration with a duration (30 days)",
                 )
             return
         if left == ast.BOOL or right == ast.BOOL:
@@ -608,10 +682,11 @@ class _Checker:
                 )
                 if definition.condition is not None:
                     self.expect_bool(definition.condition, params, clause, "'when'")
-                    if definition.type.kind == "enum":
+                    if definition.type.kind in ("enum", "date"):
                         self.report(
                             definition.condition.span,
-                            "an enum rule cannot have 'when': it has no zero to fall back on",
+                            f"a {definition.type.kind} rule cannot have 'when': it has no zero "
+                            "to fall back on",
                             clause,
                             hint="use 'cases' with an 'otherwise'",
                         )
@@ -891,8 +966,15 @@ class _Checker:
                             None,
                             f"the default of {where}",
                         )
+                if declared.type == ast.DURATION:
+                    self.report(declared.span, _NO_DURATION_FACT.format(where=where))
                 for bound in declared.bounds:
-                    if not declared.type.is_numeric:
+                    if declared.type == ast.DATE:
+                        if not (
+                            isinstance(bound.value, ast.Literal) and bound.value.unit == "date"
+                        ):
+                            self.report(bound.span, f"a bound of {where} is a date written out")
+                    elif not declared.type.is_numeric:
                         self.report(bound.span, f"a {declared.type} field has no bounds")
                     elif not isinstance(bound.value, ast.Literal) or bound.when is not None:
                         self.report(
@@ -972,6 +1054,10 @@ class _Checker:
                     f"'{declared.name}' key is reserved",
                     hint="the reserved keys are " + ", ".join(f"'{k}'" for k in RESERVED_KEYS),
                 )
+            if declared.type == ast.DURATION:
+                self.report(
+                    declared.span, _NO_DURATION_FACT.format(where=f"input '{declared.name}'")
+                )
             if declared.required and declared.default is not None:
                 self.report(
                     declared.span,
@@ -1008,6 +1094,17 @@ class _Checker:
                             f"a bound of the list '{declared.name}' is a number of elements "
                             "written out",
                         )
+                    continue
+                if declared.type == ast.DATE:
+                    found = self.infer(bound.value, (), None)
+                    if found is not None and found != ast.DATE:
+                        self.report(
+                            bound.value.span,
+                            f"the bound of '{declared.name}' must be a date, given a "
+                            f"{_describe(found)}",
+                        )
+                    if bound.when is not None:
+                        self.expect_bool(bound.when, (), None, "'when'")
                     continue
                 if not declared.type.is_numeric:
                     self.report(bound.span, f"a {declared.type} input has no bounds")
@@ -1059,10 +1156,14 @@ class _Checker:
         stated = self.stated.get(id(clause))
         if stated is None:
             stated = self.stated[id(clause)] = stated_numbers(clause.words)
-        exempt = {r.literal.written_magnitude for r in reviewed}
-        used: set[Fraction | None] = set()
+        exempt = {_written(r.literal) for r in reviewed}
+        used: set[object] = set()
         for expr in expressions:
             for literal in literals(expr):
+                if literal.unit in TEMPORAL:
+                    used.add(_written(literal))
+                    self.check_time_literal(name, clause, literal, exempt)
+                    continue
                 magnitude = literal.written_magnitude
                 if magnitude is None or _is_zero(literal):
                     continue
@@ -1078,13 +1179,40 @@ class _Checker:
                     '"why this number is right"',
                 )
         for item in reviewed:
-            if item.literal.written_magnitude not in used:
+            if _written(item.literal) not in used:
                 self.report(
                     item.span,
                     f"reviewed number {item.literal.text} is not used in '{name}'",
                     clause,
                     severity="warning",
                 )
+
+    def check_time_literal(
+        self, name: str, clause: ast.Clause, literal: ast.Literal, exempt: set[object]
+    ) -> None:
+        """Reports a date or a duration that the clause's words do not state (a date as
+        `2024-01-01`, `January 1, 2024` or `1 January 2024`; a duration with its unit, in
+        digits or words: `2 years`, `five years`, `thirty (30) days`), unless reviewed."""
+        written = _written(literal)
+        if written in exempt:
+            return
+        if literal.unit == "date":
+            day = datetime.date.fromordinal(int(literal.value))
+            if day in dates.stated_dates(clause.words):
+                return
+            what = f"the date {literal.text}"
+        else:
+            if written in stated_durations(clause.words):
+                return
+            what = f"the duration {literal.text}"
+        self.report(
+            literal.span,
+            f"{what} in '{name}' is not stated in the words of "
+            f"{clause.short_citation or 'the section'}",
+            clause,
+            hint=f"cite the clause that states it, or add: reviewed {literal.text} "
+            '"why this is right"',
+        )
 
     def check_coverage(self) -> None:
         for clause in self.statute.clauses:
@@ -1306,6 +1434,12 @@ class _Checker:
         names[name] = span
 
 
+_NO_DURATION_FACT = (
+    "{where} is a duration: a fact of a scenario is a date (the days between two dates are "
+    "computed), or a count of days"
+)
+
+
 def _assignable(declared: ast.Type, found: ast.Type) -> bool:
     if declared == found:
         return True
@@ -1316,6 +1450,16 @@ def _assignable(declared: ast.Type, found: ast.Type) -> bool:
         and found.kind == "enum"
         and set(found.members) <= set(declared.members)
     )
+
+
+def _written(literal: ast.Literal) -> object:
+    """Returns what the number check matches a literal by: its magnitude, a duration's with
+    its unit (`(2, "year")`), a date's day."""
+    if literal.unit == "duration":
+        return (literal.written_magnitude, unit_word(literal.duration_unit))
+    if literal.unit == "date":
+        return ("date", literal.value)
+    return literal.written_magnitude
 
 
 def _describe(found: ExprType) -> str:

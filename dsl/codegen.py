@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd
 
-from . import ast
+from . import ast, dates
 from .values import CENTS, Value
 
 FastFunction = Callable[[Mapping[str, Value]], dict[str, Value]]
@@ -182,6 +182,9 @@ class Generator:
         self.guards: tuple[str, ...] = ()
         self.temporaries = 0
         self.inputs_used: set[str] = set()
+        if dates.uses_dates(statute):
+            # Calendar arithmetic stays in one place, the reference evaluator (dsl/dates.py).
+            raise Unsupported("dates and durations")
 
     # ---- names -------------------------------------------------------------------------------
     @staticmethod

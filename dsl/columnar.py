@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from . import ast
+from . import ast, dates
 from .checker import definition_expressions, reachable_definitions, walk
 from .values import CENTS, Value
 
@@ -1075,10 +1075,12 @@ def _shared_definitions(statute: ast.Statute) -> frozenset[str]:
 
 def _refuse_unsupported(statute: ast.Statute) -> None:
     """Raises Unsupported for constructs this evaluator does not translate: numeric
-    parameters, and aggregates over lists in what the results use (a column holds one value
-    per scenario; a batch of such an encoding is evaluated scenario by scenario by the
-    reference evaluator). Lists only some scenarios give, to derive inputs from, are left to
-    the scalar path row by row (lextrace/columns.py)."""
+    parameters, dates and durations, and aggregates over lists in what the results use (a
+    column holds one value per scenario; a batch of such an encoding is evaluated scenario by
+    scenario by the reference evaluator). Lists only some scenarios give, to derive inputs
+    from, are left to the scalar path row by row (lextrace/columns.py)."""
+    if dates.uses_dates(statute):
+        raise Unsupported("dates and durations")
     for name in reachable_definitions(statute, statute.result_names):
         for expr in definition_expressions(statute.definitions[name]):
             if any(isinstance(node, ast.Aggregate) for node in walk(expr)):

@@ -8,13 +8,14 @@ closures run with nothing recorded.
 
 from __future__ import annotations
 
+import datetime
 import math
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from . import ast
+from . import ast, dates
 from .errors import FieldProblem, ScenarioError
 from .values import Derived, Value
 
@@ -30,6 +31,35 @@ class EvaluationError(Exception):
 class EmptyAggregate(ScenarioError):
     """A scenario asks for the minimum, maximum or median of no element: it is refused (bad
     input, exit 2) at the list it gives, like any other field it gets wrong."""
+
+
+class UndefinedDate(ScenarioError, EvaluationError):
+    """A scenario for which a date computation has no defined value (a day the month reached
+    does not have, under `dates refuse-ambiguous`; months compared with days; a date outside
+    the calendar): it is refused (exit 2) with the expression and why. It is an evaluation
+    error too: `lextrace verify` reports a scenario that reaches one as a breach."""
+
+
+def _undefined(error: Exception, expr: ast.Expr, statute: ast.Statute) -> UndefinedDate:
+    """Returns the refusal of a scenario at the date computation `expr`."""
+    text = " ".join(statute.source[expr.span.start : expr.span.end].split())
+    where = f"{statute.path}:{expr.span.line}:{expr.span.column}"
+    hint = None
+    if "ambiguous" in str(error):
+        hint = (
+            "this encoding refuses an ambiguous day; 'dates round-down' or 'dates round-up' "
+            "in its header rounds it"
+        )
+    return UndefinedDate(
+        [
+            FieldProblem(
+                "<scenario>",
+                f"a scenario for which `{text}` at {where} has a value",
+                str(error),
+                hint,
+            )
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -152,6 +182,8 @@ def _zero(type_: ast.Type) -> Value:
         return False
     if type_.kind == "count":
         return 0
+    if type_.kind == "duration":
+        return dates.ZERO
     return Fraction(0)
 
 
@@ -173,6 +205,8 @@ class Program:
         self.statute = statute
         self.enum_members = {member for type_ in statute.declared_types for member in type_.members}
         self._conditions: dict[int, tuple[ast.Expr, Compiled]] = {}
+        # The types of the names bound where an expression is compiled (an aggregate's fields).
+        self.scope: dict[str, ast.Type] = {}
         self.compiled: dict[str, Callable[[Evaluation, tuple[Value, ...]], Value]] = {}
         for name, definition in statute.definitions.items():
             self.compiled[name] = self._definition(definition)
@@ -311,7 +345,7 @@ class Program:
         """Returns a closure computing `expr` for an evaluation and its bound parameters."""
         statute = self.statute
         if isinstance(expr, ast.Literal):
-            constant: Value = expr.value
+            constant: Value = _constant(expr)
             return lambda evaluation, bound: constant
         if isinstance(expr, ast.Ref):
             name = expr.name
@@ -341,6 +375,8 @@ class Program:
             return self._call(expr)
         if isinstance(expr, ast.BinOp):
             left, right = self.expr(expr.left), self.expr(expr.right)
+            if dates.kind_of(statute, expr, self.scope) is not None:
+                return self._calendar(expr, left, right)
             if expr.op == "/":
                 where = f"{statute.path}:{expr.span.line}:{expr.span.column}"
 
@@ -358,6 +394,8 @@ class Program:
         if isinstance(expr, ast.Compare):
             left, right = self.expr(expr.left), self.expr(expr.right)
             compare = _COMPARISONS[expr.op]
+            if dates.kind_of(statute, expr.left, self.scope) == "duration":
+                return self._compare_durations(expr, left, right)
             return lambda evaluation, bound: compare(
                 left(evaluation, bound), right(evaluation, bound)
             )
@@ -389,6 +427,9 @@ class Program:
                 if condition(evaluation, bound)
                 else otherwise(evaluation, bound)
             )
+        if isinstance(expr, ast.PartOf):
+            operand, part = self.expr(expr.operand), expr.part
+            return lambda evaluation, bound: dates.part(part, operand(evaluation, bound))  # type: ignore[arg-type]
         if isinstance(expr, ast.Given):
             name = expr.name
             return lambda evaluation, bound: evaluation.input(name) is not None
@@ -417,7 +458,12 @@ class Program:
         tracing, the step it runs in records what it rests on (AggregateUse)."""
         statute = self.statute
         source, op, name = expr.source, expr.op, expr.field
-        condition = self.expr(expr.condition) if expr.condition is not None else None
+        outer = self.scope
+        self.scope = {**outer, **dates.record_scope(statute, expr)}
+        try:
+            condition = self.expr(expr.condition) if expr.condition is not None else None
+        finally:
+            self.scope = outer
         record = statute.record_of(source)
         assert record is not None
         whole = name is not None and record.fields[name].type.kind == "count"
@@ -492,8 +538,52 @@ class Program:
 
         return run
 
+    def _calendar(self, expr: ast.BinOp, left: Compiled, right: Compiled) -> Compiled:
+        """Returns the closure of `+` or `-` on dates and durations (see dsl/dates.py); an
+        ambiguous day or a date outside the calendar is an evaluation error at `expr`."""
+        rounding, op, statute = self.statute.date_rounding, expr.op, self.statute
+
+        def run(evaluation: Evaluation, bound: Mapping[str, Value]) -> Value:
+            a, b = left(evaluation, bound), right(evaluation, bound)
+            try:
+                if isinstance(a, dates.Duration) and isinstance(b, dates.Duration):
+                    return a + b if op == "+" else a - b
+                if isinstance(b, dates.Duration):
+                    return dates.add(a, b if op == "+" else -b, rounding)  # type: ignore[arg-type]
+                if isinstance(a, dates.Duration):
+                    return dates.add(b, a, rounding)  # type: ignore[arg-type]
+                return dates.between(a, b)  # type: ignore[arg-type]
+            except dates.DateError as error:
+                raise _undefined(error, expr, statute) from None
+
+        return run
+
+    def _compare_durations(self, expr: ast.Compare, left: Compiled, right: Compiled) -> Compiled:
+        """Returns the closure of a comparison of two durations; one of months with one of
+        days is an evaluation error at `expr`."""
+        op, statute = expr.op, self.statute
+
+        def run(evaluation: Evaluation, bound: Mapping[str, Value]) -> Value:
+            try:
+                return dates.compare(op, left(evaluation, bound), right(evaluation, bound))  # type: ignore[arg-type]
+            except dates.DateError as error:
+                raise _undefined(error, expr, statute) from None
+
+        return run
+
     def _call(self, expr: ast.Call) -> Compiled:
         args = [self.expr(a) for a in expr.args]
+        if expr.name == "date":
+            statute = self.statute
+
+            def make(evaluation: Evaluation, bound: Mapping[str, Value]) -> Value:
+                parts = [int(a(evaluation, bound)) for a in args]  # type: ignore[arg-type]
+                try:
+                    return dates.make(*parts)
+                except dates.DateError as error:
+                    raise _undefined(error, expr, statute) from None
+
+            return make
         if expr.name == "floor":
             (only,) = args
             return lambda evaluation, bound: math.floor(only(evaluation, bound))  # type: ignore[arg-type]
@@ -507,6 +597,17 @@ class Program:
         return lambda evaluation, bound: evaluation.get(
             name, tuple(a(evaluation, bound) for a in ordered)
         )
+
+
+def _constant(literal: ast.Literal) -> Value:
+    """Returns a literal's value: a date as a `datetime.date`, a duration as a Duration."""
+    if literal.unit == "date":
+        return datetime.date.fromordinal(int(literal.value))
+    if literal.unit == "duration":
+        months, days = dates.UNITS[literal.duration_unit]
+        count = int(literal.value)
+        return dates.Duration(months * count, days * count)
+    return literal.value
 
 
 def _marks(chosen: list[int], total: int) -> list[bool]:

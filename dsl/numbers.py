@@ -20,8 +20,23 @@ _WORD_NUMBERS = {
     "eight": Fraction(8),
     "nine": Fraction(9),
     "ten": Fraction(10),
+    "eleven": Fraction(11),
     "twelve": Fraction(12),
+    "thirteen": Fraction(13),
+    "fourteen": Fraction(14),
+    "fifteen": Fraction(15),
+    "sixteen": Fraction(16),
+    "seventeen": Fraction(17),
+    "eighteen": Fraction(18),
+    "nineteen": Fraction(19),
     "twenty": Fraction(20),
+    "thirty": Fraction(30),
+    "forty": Fraction(40),
+    "fifty": Fraction(50),
+    "sixty": Fraction(60),
+    "seventy": Fraction(70),
+    "eighty": Fraction(80),
+    "ninety": Fraction(90),
     "hundred": Fraction(100),
     "half": Fraction(1, 2),
     "one-half": Fraction(1, 2),
@@ -35,6 +50,32 @@ _WORD_NUMBERS = {
     "one-tenth": Fraction(1, 10),
 }
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)?")
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_ONES = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+# "twenty-one" ... "ninety-nine"
+_WORD_NUMBERS.update(
+    {
+        f"{tens}-{ones}": _WORD_NUMBERS[tens] + _WORD_NUMBERS[ones]
+        for tens in _TENS
+        for ones in _ONES
+    }
+)
+_UNIT_WORDS = {
+    "day": "day",
+    "days": "day",
+    "week": "week",
+    "weeks": "week",
+    "month": "month",
+    "months": "month",
+    "year": "year",
+    "years": "year",
+}
+# A number in digits or words, an optional "(30)" after words, then a unit of time:
+# "2 years", "five years", "thirty (30) days", "a 2-year period", "90 calendar days".
+_DURATION = re.compile(
+    r"(?<![\w.])([0-9]+|[a-z]+(?:-[a-z]+)?)(?:\s*\(([0-9]+)\))?[\s-]+(?:calendar\s+)?"
+    r"(days?|weeks?|months?|years?)\b"
+)
 
 
 def stated_numbers(words: str) -> set[Fraction]:
@@ -46,4 +87,25 @@ def stated_numbers(words: str) -> set[Fraction]:
     for match in _WORD.finditer(words.lower()):
         if match.group() in _WORD_NUMBERS:
             found.add(_WORD_NUMBERS[match.group()])
+    return found
+
+
+def unit_word(unit: str) -> str:
+    """Returns the singular of a unit of time: `day`, `week`, `month`, `year`."""
+    return _UNIT_WORDS[unit]
+
+
+def stated_durations(words: str) -> set[tuple[Fraction, str]]:
+    """Returns every duration `words` state, as (number, singular unit): "2 years" and
+    "two years" give (2, "year"), "thirty (30) days" (30, "day"), "a 5-year period"
+    (5, "year")."""
+    found: set[tuple[Fraction, str]] = set()
+    for match in _DURATION.finditer(words.lower()):
+        number, digits, unit = match.groups()
+        values = {Fraction(digits)} if digits else set()
+        if number.isdigit():
+            values.add(Fraction(number))
+        elif number in _WORD_NUMBERS:
+            values.add(_WORD_NUMBERS[number])
+        found.update((value, _UNIT_WORDS[unit]) for value in values)
     return found

@@ -20,7 +20,7 @@ from typing import Any, cast
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from . import ast, limits
+from . import ast, dates, limits
 from .errors import Diagnostic, EncodingError
 
 # Plain words for the grammar's terminals, used in "expected ..." messages.
@@ -35,10 +35,12 @@ _TERMINAL_WORDS = {
     "CLAUSE_LABEL": "a clause label such as b., A., (1), (a), (A), (iv) or (1A)",
     "SECTION_LABEL": "a section number such as 75.",
     "UNLABELLED": "'unlabelled'",
-    "TYPE_NAME": "a type (bool, count, number, share, money, text)",
+    "TYPE_NAME": "a type (bool, count, number, share, money, text, date, duration)",
     "ORDER": "'first-match' or 'exclusive'",
     "BONUS": "'bonus'",
     "DATE": "a date such as 2024-01-01",
+    "DURATION_UNIT": "a unit of time (days, weeks, months, years)",
+    "ROUNDING": "a date rounding (refuse-ambiguous, round-down or round-up)",
     "$END": "the end of the file",
 }
 
@@ -234,10 +236,19 @@ class _Builder:
         declarations = [c for c in rest if isinstance(c, Tree) and c.data != "section"]
         section_trees = [c for c in rest if isinstance(c, Tree) and c.data == "section"]
         name = _string(cast(Token, header.children[0]))
-        fields = {"title": "", "official": "", "history": "", "cite": ast.CITE}
+        fields = {
+            "title": "",
+            "official": "",
+            "history": "",
+            "cite": ast.CITE,
+            "dates": "refuse-ambiguous",
+        }
         for field_tree in header.children[1:]:
             assert isinstance(field_tree, Tree)
             token = cast(Token, field_tree.children[0])
+            if field_tree.data == "dates":
+                fields["dates"] = str(token)
+                continue
             fields[str(field_tree.data)] = _string(token)
             if field_tree.data == "cite":
                 self.check_cite(_string(token), _span(token))
@@ -309,6 +320,7 @@ class _Builder:
             invariants=self.invariants,
             monotones=self.monotones,
             cite=fields["cite"],
+            date_rounding=cast(ast.DateRounding, fields["dates"]),
             tables=tables,
             periods=periods,
             totals=self.totals,
@@ -754,8 +766,10 @@ class _Builder:
             return self.token_expr(tree)
         kind = tree.data
         children = tree.children
-        if kind in ("money", "percent", "number", "true", "false"):
+        if kind in ("money", "percent", "number", "true", "false", "date", "duration"):
             return self.literal(tree)
+        if kind == "part_of":
+            return self.part_of(cast(Token, children[0]), self.expr(children[1]), span)
         if kind == "ref":
             return ast.Ref(span, str(children[0]))
         if kind == "cited_ref":
@@ -826,6 +840,16 @@ class _Builder:
         names = [str(tok) for tok in source_tree.children]
         field, source = (names[0], names[1]) if len(names) == 2 else (None, names[0])
         condition = self.expr(children[1]) if len(children) > 1 else None
+        if op in ast.DATE_PARTS:
+            if field is not None or condition is not None:
+                self.error(
+                    span,
+                    f"'{op} of' takes one date",
+                    hint=f"write {op} of NAME or {op} of (EXPRESSION)",
+                )
+            return self.part_of(
+                cast(Token, tree.children[0]), ast.Ref(_span(source_tree), source), span
+            )
         if op not in ast.AGGREGATES:
             self.error(
                 _span(tree.children[0]),
@@ -834,6 +858,18 @@ class _Builder:
             )
             op = "count"
         return ast.Aggregate(span, cast(ast.AggregateOp, op), field, source, condition)
+
+    def part_of(self, name: Token, operand: ast.Expr, span: ast.Span) -> ast.Expr:
+        """Returns `year of D`, `month of D` or `day of D`; another word is reported at it."""
+        part = str(name)
+        if part not in ast.DATE_PARTS:
+            self.error(
+                _span(name),
+                f"'{part} of (...)' is not a part of a date",
+                hint="the parts of a date are year of, month of and day of",
+            )
+            part = "year"
+        return ast.PartOf(span, cast(ast.DatePart, part), operand)
 
     def token_expr(self, token: Token) -> ast.Expr:
         if token.type == "NAME":
@@ -846,6 +882,17 @@ class _Builder:
         if kind in ("true", "false"):
             return ast.Literal(span, kind == "true", "bool", str(kind))
         text = str(tree.children[0])
+        if kind == "date":
+            found = dates.parse_iso(text)
+            if found is None:
+                self.error(span, f"{text} is not a date of the calendar", hint="write YYYY-MM-DD")
+                return ast.Literal(span, Fraction(dates.FIRST), "date", text)
+            return ast.Literal(span, Fraction(found.toordinal()), "date", text)
+        if kind == "duration":
+            unit = str(tree.children[1])
+            if "." in text:
+                self.error(span, f"a duration is a whole number of {unit}, given {text}")
+            return ast.Literal(span, Fraction(text), "duration", f"{text} {unit}")
         if kind == "money":
             return ast.Literal(span, Fraction(text[1:].replace(",", "")), "money", text)
         if kind == "percent":

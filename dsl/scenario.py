@@ -20,7 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from . import ast, list_files
+from . import ast, dates, list_files
 from .checker import walk
 from .errors import FieldProblem, ScenarioError
 from .evaluator import Evaluation, compiled
@@ -181,6 +181,8 @@ class _Validator:
                 return raw
             self.problem(name, "true or false", raw)
             return None
+        if kind == "date":
+            return self.convert_date(name, raw)
         if kind == "enum":
             if (
                 isinstance(raw, str)
@@ -272,6 +274,26 @@ class _Validator:
             values[name] = default_value(declared)
         if len(self.problems) > before:
             invalid.add(name)
+
+    def convert_date(self, name: str, raw: object) -> Value:
+        """Returns a date given as an ISO string ("2024-01-01") or as a YAML or TOML date
+        (taken exactly); a date with a time of day, or any other value, is a problem."""
+        if isinstance(raw, datetime.datetime):
+            self.problem(name, _DATE, raw, "give the day alone, without a time of day")
+            return None
+        if isinstance(raw, datetime.date):
+            return raw
+        if isinstance(raw, str) and not isinstance(raw, ExactNumber):
+            found = dates.parse_iso(raw)
+            if found is not None:
+                return found
+            hint = None
+            if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", raw):
+                hint = "that day is not in the calendar"
+            self.problem(name, _DATE, raw, hint)
+            return None
+        self.problem(name, _DATE, raw)
+        return None
 
     def from_table(self, declared: ast.Input, values: dict[str, Value], invalid: set[str]) -> None:
         """Gives an input left out of the scenario its table's value in force on 1 January of
@@ -478,10 +500,15 @@ class _Validator:
             "share": "a share from 0 to 1",
             "money": "an amount of money",
             "number": "a number",
+            "date": _DATE,
             "enum": "one of " + ", ".join(declared.type.members),
         }[declared.type.kind]
 
-    def bound_value(self, expr: ast.Expr, values: Mapping[str, Value]) -> Fraction | None:
+    def bound_value(
+        self, expr: ast.Expr, values: Mapping[str, Value]
+    ) -> Fraction | datetime.date | None:
+        if isinstance(expr, ast.Literal) and expr.unit == "date":
+            return datetime.date.fromordinal(int(expr.value))
         if isinstance(expr, ast.Literal) and not isinstance(expr.value, bool):
             return Fraction(expr.value)
         if isinstance(expr, ast.Ref):
@@ -489,6 +516,14 @@ class _Validator:
             if found is None or isinstance(found, bool | str | Derived | tuple):
                 return None
             return Fraction(found)
+
+            if isinstance(found, datetime.date):
+                return found
+            return (
+                None
+                if found is None or not isinstance(found, Fraction | int) or isinstance(found, bool)
+                else Fraction(found)
+            )
         return None
 
     def holds(self, expr: ast.Expr | None, values: Mapping[str, Value]) -> bool:
@@ -542,7 +577,7 @@ class _Validator:
                 relation = {"min": "at least", "above": "more than", "max": "at most"}[bound.kind]
                 shown_limit = self.source_of(bound.value)
                 if isinstance(bound.value, ast.Ref):
-                    shown_limit += f" (= {decimal_string(limit)})"
+                    shown_limit += f" (= {_exact_text(limit)})"
                 when = f" when {self.source_of(bound.when)}" if bound.when is not None else ""
                 # "a whole number at most 10", not "a whole number of at least 0 at most 10"
                 kind = "a whole number" if declared.type.kind == "count" else None
@@ -572,7 +607,12 @@ class _Validator:
 def _exact_text(value: Value) -> str:
     if isinstance(value, Fraction | int) and not isinstance(value, bool):
         return ExactNumber(decimal_string(value, places=6))
+    if isinstance(value, datetime.date):
+        return ExactNumber(dates.iso(value))  # shown as written, without quotes
     return str(value)
+
+
+_DATE = 'a date written YYYY-MM-DD, such as "2024-01-01"'
 
 
 def validate(statute: ast.Statute, scenario: object, source: str | None = None) -> dict[str, Value]:
@@ -737,6 +777,8 @@ def default_value(declared: ast.Input) -> Value:
     assert isinstance(expr, ast.Literal)
     if isinstance(expr.value, bool):
         return expr.value
+    if expr.unit == "date":
+        return datetime.date.fromordinal(int(expr.value))
     if declared.type.kind == "count":
         return int(expr.value)
     return Fraction(expr.value)

@@ -7,10 +7,12 @@ condition that failed, so a reader sees why not as well as why.
 
 from __future__ import annotations
 
+import datetime
 import textwrap
 from dataclasses import dataclass
+from fractions import Fraction
 
-from . import ast
+from . import ast, dates
 from .evaluator import INPUT, AggregateUse, Evaluation, Key, Step, step_label
 from .values import Value, cents_string, decimal_string, dollars, exact_string, percent
 
@@ -25,6 +27,10 @@ def display(type_: ast.Type, value: Value) -> str:
         return "yes" if value else "no"
     if isinstance(value, str):
         return value
+    if isinstance(value, datetime.date):
+        return dates.iso(value)
+    if isinstance(value, dates.Duration):
+        return dates.show_duration(value)
     if type_.kind == "money":
         return dollars(value)
     if type_.kind == "share":
@@ -41,6 +47,10 @@ def json_value(type_: ast.Type, value: Value) -> object:
         return {"elements": len(value)}
     if value is None or isinstance(value, bool | str):
         return value
+    if isinstance(value, datetime.date):
+        return dates.iso(value)
+    if isinstance(value, dates.Duration):
+        return dates.json_duration(value)
     if type_.kind == "money":
         return cents_string(value)
     if type_.kind == "count":
@@ -216,7 +226,7 @@ class Trace:
                 "words": step.words.words if step.words else None,
                 "rule": self.rule_text(step),
             }
-            if not isinstance(step.value, bool | str) and step.value is not None:
+            if isinstance(step.value, Fraction | int) and not isinstance(step.value, bool):
                 entry["exact"] = exact_string(step.value)
             if step.condition is not None:
                 entry["condition"] = self.source_of(step.condition)

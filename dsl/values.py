@@ -5,8 +5,11 @@ Nothing here ever goes through a binary float.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from fractions import Fraction
+
+from .dates import Duration
 
 
 @dataclass(frozen=True)
@@ -17,8 +20,19 @@ class Derived:
     rule: str
 
 
-# A list input's value is a tuple of its elements, each a dict of field -> value.
-Value = Fraction | int | bool | str | tuple[dict[str, object], ...] | Derived | None
+# A list input's value is a tuple of its elements, each a dict of field -> value; a date is a
+# `datetime.date`, a duration a `dates.Duration`.
+Value = (
+    Fraction
+    | int
+    | bool
+    | str
+    | datetime.date
+    | Duration
+    | tuple[dict[str, object], ...]
+    | Derived
+    | None
+)
 
 CENTS = 100  # cents to the dollar: money is rounded, and computed exactly, in cents
 

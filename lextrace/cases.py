@@ -23,6 +23,7 @@ from the encoding.
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import json
 import re
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .api import Result, Statute
-from .dsl import ast
+from .dsl import ast, dates
 from .dsl.errors import ScenarioError
 from .dsl.scenario import ExactNumber, kind_of, parse_text, read_exact, read_scenario_file
 from .dsl.values import Value, cents_string, exact_string, to_cents
@@ -565,6 +566,16 @@ def _typed(type_: ast.Type, value: object, exact: bool) -> tuple[Value, str | No
         if isinstance(value, int) and not isinstance(value, bool):
             return value, None
         return None, "a whole number"
+    if kind == "date":
+        if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+            return value, None
+        found = dates.parse_iso(value) if isinstance(value, str) else None
+        return (found, None) if found is not None else (None, 'a date such as "2024-01-01"')
+    if kind == "duration":
+        length = dates.parse_duration(value) if isinstance(value, str) else None
+        if length is None:
+            return None, 'a duration such as "30 days", "6 months" or "2 years"'
+        return length, None
     number = None if isinstance(value, bool) else _number(value)
     if kind == "money":
         if number is None:
@@ -718,6 +729,10 @@ def _value_text(type_: ast.Type, value: Value) -> str:
         return _shown(value)
     if isinstance(value, str):
         return value
+    if isinstance(value, datetime.date):
+        return dates.iso(value)
+    if isinstance(value, dates.Duration):
+        return dates.show_duration(value)
     if type_.kind == "money":
         shown = cents_string(value)
         return (

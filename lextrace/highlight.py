@@ -67,6 +67,7 @@ _PATTERNS = (
     "STRING",
     "COMMENT",
     "MONEY",
+    "DATE",
     "PERCENT",
     "NUMBER",
     "READING_ID",
@@ -268,6 +269,7 @@ def token_rules(keywords: GrammarKeywords) -> dict[str, list[Any]]:
         # parenthesised name.
         (label, Name.Label),
         (p["MONEY"], Number),
+        (p["DATE"], Number),  # before NUMBER: `2024-01-31` is one date, not a subtraction
         (p["PERCENT"], Number),
         (p["NUMBER"], Number),
         (words(BUILTINS, prefix=_BEFORE, suffix=r"(?=\s*\()"), Name.Builtin),

@@ -93,8 +93,20 @@ def test_keywords_are_classified_by_their_place_in_the_grammar() -> None:
         keywords.declarations
     )
     assert {"bonus", "invariant", "monotone"} <= keywords.declarations
-    assert keywords.types == {"money", "share", "count", "number", "bool", "enum", "text", "list"}
-    assert keywords.constants == {"true", "false"}
+    assert keywords.types == {
+        "money",
+        "share",
+        "count",
+        "number",
+        "bool",
+        "enum",
+        "text",
+        "list",
+        "date",
+        "duration",
+    }
+    units = {"day", "days", "week", "weeks", "month", "months", "year", "years"}
+    assert keywords.constants == {"true", "false"} | units  # a duration's unit: in a literal
     assert token_of("bonus rule x: money = $1;", "rule") is Keyword.Declaration
     assert token_of('input x: share = 0 "d";', "share") is Keyword.Type
     assert token_of("rule x: bool = true;", "true") is Keyword.Constant

@@ -10,6 +10,7 @@ each under the conditions in which the evaluator would reach it.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -17,7 +18,7 @@ from typing import Any
 
 import z3
 
-from lextrace.dsl import ast
+from lextrace.dsl import ast, dates
 from lextrace.dsl.values import Value
 
 Term = Any  # a z3 expression
@@ -47,6 +48,47 @@ class ListTerms:
 
     length: Term
     elements: list[dict[str, Term]]
+
+
+# A duration is a pair of integers, months and days (dsl/dates.py); a date is an integer, its
+# day number (0001-01-01 is day 1), so `date + 30 days` is exact linear arithmetic.
+_DURATION = z3.Datatype("Duration")
+_DURATION.declare("duration", ("months", z3.IntSort()), ("days", z3.IntSort()))
+DURATION = _DURATION.create()
+_BEFORE_MONTH = (0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334)
+
+
+def duration_term(months: Term | int, days: Term | int) -> Term:
+    """Returns the Z3 duration of `months` and `days`."""
+    return DURATION.duration(months, days)
+
+
+def _leap(year: Term) -> Term:
+    return z3.And(year % 4 == 0, z3.Or(year % 100 != 0, year % 400 == 0))
+
+
+def month_length(year: Term, month: Term) -> Term:
+    """Returns the number of days of a month (1-12) of a year, exactly (leap years too)."""
+    return z3.If(
+        month == 2,
+        z3.If(_leap(year), 29, 28),
+        z3.If(z3.Or(month == 4, month == 6, month == 9, month == 11), 30, 31),
+    )
+
+
+def day_number(year: Term, month: Term, day: Term) -> Term:
+    """Returns the day number of a year, month and day (Python's `date.toordinal`)."""
+    before = year - 1
+    result: Term = z3.IntVal(_BEFORE_MONTH[11])
+    for index in range(10, -1, -1):
+        result = z3.If(month == index + 1, _BEFORE_MONTH[index], result)
+    leap_day = z3.If(z3.And(month > 2, _leap(year)), 1, 0)
+    return before * 365 + before / 4 - before / 100 + before / 400 + result + leap_day + day
+
+
+def in_calendar(day: Term) -> Term:
+    """Returns the condition that a day number is a date from 0001-01-01 to 9999-12-31."""
+    return z3.And(day >= dates.FIRST, day <= dates.LAST)
 
 
 def _number(value: Fraction | int) -> Term:
@@ -107,6 +149,11 @@ class Model:
         self.building: list[tuple[str, tuple[Value, ...]]] = []
         self.uses: dict[tuple[str, tuple[Value, ...]], set[tuple[str, tuple[Value, ...]]]] = {}
         self.input_uses: dict[tuple[str, tuple[Value, ...]], set[str]] = {}
+        # The types of the names bound where an expression is translated (an aggregate's
+        # fields), and the year, month and day of each date term decomposed so far.
+        self.scope: dict[str, ast.Type] = {}
+        self.civil: dict[int, tuple[Term, Term, Term]] = {}
+        self.civil_days: dict[int, Term] = {}
         self.member_index = {
             member: index
             for type_ in statute.declared_types
@@ -134,7 +181,7 @@ class Model:
             kind = declared.type.kind
             if kind == "bool":
                 variable = z3.Bool(self._name(declared.name))
-            elif kind in ("count", "enum", "list"):  # a list: its length
+            elif kind in ("count", "enum", "list", "date"):  # a list: its length
                 variable = z3.Int(self._name(declared.name))
             else:
                 variable = z3.Real(self._name(declared.name))
@@ -166,7 +213,7 @@ class Model:
                     continue
                 if kind == "bool":
                     term = z3.Bool(self._name(variable))
-                elif kind in ("count", "enum"):
+                elif kind in ("count", "enum", "date"):
                     term = z3.Int(self._name(variable))
                 else:
                     term = z3.Real(self._name(variable))
@@ -192,6 +239,8 @@ class Model:
             return [z3.And(variable >= 0, variable < len(type_.members))]
         if type_.kind == "share":
             return [z3.And(variable >= 0, variable <= 1)]
+        if type_.kind == "date":
+            return [in_calendar(variable)]
         return []
 
     def _input_constraints(self, declared: ast.Input) -> list[Term]:
@@ -206,6 +255,8 @@ class Model:
             facts.append(z3.And(variable >= 0, variable < len(declared.type.members)))
         elif kind == "share":
             facts.append(z3.And(variable >= 0, variable <= 1))
+        elif kind == "date":
+            facts.append(in_calendar(variable))
         for bound in declared.bounds:
             limit = self.expr(bound.value, {}, z3.BoolVal(True), record=False)
             relation = {
@@ -320,8 +371,10 @@ class Model:
         kind = definition.type.kind
         if kind == "bool":
             return z3.Bool(name)
-        if kind in ("count", "enum"):
+        if kind in ("count", "enum", "date"):
             return z3.Int(name)
+        if kind == "duration":
+            return z3.Const(name, DURATION)
         return z3.Real(name)
 
     def zero(self, type_: ast.Type) -> Term:
@@ -330,6 +383,8 @@ class Model:
             return z3.BoolVal(False)
         if type_.kind == "count":
             return z3.IntVal(0)
+        if type_.kind == "duration":
+            return duration_term(0, 0)
         return z3.RealVal(0)
 
     # ---- expressions ----------------------------------------------------------------------
@@ -345,6 +400,10 @@ class Model:
         if isinstance(expr, ast.Literal):
             if isinstance(expr.value, bool):
                 return z3.BoolVal(expr.value)
+            if expr.unit == "duration":
+                months, days = dates.UNITS[expr.duration_unit]
+                count = int(expr.value)
+                return duration_term(months * count, days * count)
             value = Fraction(expr.value)
             # Whole amounts stay integers: Z3 reasons far better about `min($200 * floor(x),
             # $1,000)` in integers than about integers converted to reals inside a choice.
@@ -374,6 +433,8 @@ class Model:
         if isinstance(expr, ast.BinOp):
             left = self.expr(expr.left, bound, guard, record)
             right = self.expr(expr.right, bound, guard, record)
+            if dates.kind_of(statute, expr, self.scope) is not None:
+                return self._calendar(expr, left, right, guard, record)
             if expr.op == "+":
                 return left + right
             if expr.op == "-":
@@ -392,6 +453,8 @@ class Model:
         if isinstance(expr, ast.Compare):
             left = self.expr(expr.left, bound, guard, record)
             right = self.expr(expr.right, bound, guard, record)
+            if dates.kind_of(statute, expr.left, self.scope) == "duration":
+                left, right = self._duration_units(expr, left, right, guard, record)
             return {
                 "=": lambda: left == right,
                 "!=": lambda: left != right,
@@ -412,7 +475,13 @@ class Model:
         if isinstance(expr, ast.Not):
             return z3.Not(self.expr(expr.operand, bound, guard, record))
         if isinstance(expr, ast.Neg):
-            return -self.expr(expr.operand, bound, guard, record)
+            operand = self.expr(expr.operand, bound, guard, record)
+            if dates.kind_of(statute, expr, self.scope) == "duration":
+                return duration_term(-DURATION.months(operand), -DURATION.days(operand))
+            return -operand
+        if isinstance(expr, ast.PartOf):
+            year, month, day = self.civil_of(self.expr(expr.operand, bound, guard, record))
+            return {"year": year, "month": month, "day": day}[expr.part]
         if isinstance(expr, ast.If):
             condition = self.expr(expr.condition, bound, guard, record)
             then = self.expr(expr.then, bound, z3.And(guard, condition), record)
@@ -457,12 +526,17 @@ class Model:
             )
         terms = self.lists[name]
         inside = [index < terms.length for index in range(self.list_bound)]
-        meets = [
-            self.expr(expr.condition, {**bound, **element}, z3.And(guard, within), record)
-            if expr.condition is not None
-            else z3.BoolVal(True)
-            for element, within in zip(terms.elements, inside, strict=True)
-        ]
+        outer = self.scope
+        self.scope = {**outer, **dates.record_scope(self.statute, expr)}
+        try:
+            meets = [
+                self.expr(expr.condition, {**bound, **element}, z3.And(guard, within), record)
+                if expr.condition is not None
+                else z3.BoolVal(True)
+                for element, within in zip(terms.elements, inside, strict=True)
+            ]
+        finally:
+            self.scope = outer
         present = [z3.And(within, meet) for within, meet in zip(inside, meets, strict=True)]
         count = z3.Sum([z3.If(p, 1, 0) for p in present]) if present else z3.IntVal(0)
         values = [e[expr.field] for e in terms.elements] if expr.field is not None else []
@@ -522,8 +596,120 @@ class Model:
             result = z3.If(z3.And(present[j], below < k, at_most >= k), values[j], result)
         return result
 
+    # ---- dates -------------------------------------------------------------------------------
+    def civil_of(self, day: Term) -> tuple[Term, Term, Term]:
+        """Returns the year, month and day of a date term: fresh integers tied to it exactly
+        (for a day in the calendar) by the day number of dsl/dates.py's calendar."""
+        key = day.get_id()
+        found = self.civil.get(key)
+        if found is None:
+            year, month, of_month = z3.FreshInt("year"), z3.FreshInt("month"), z3.FreshInt("day")
+            self.constraints.append(
+                z3.Implies(
+                    in_calendar(day),
+                    z3.And(
+                        year >= 1,
+                        year <= 9999,
+                        month >= 1,
+                        month <= 12,
+                        of_month >= 1,
+                        of_month <= month_length(year, month),
+                        day == day_number(year, month, of_month),
+                    ),
+                )
+            )
+            found = self.civil[key] = (year, month, of_month)
+            self.civil_days[key] = day
+        return found
+
+    def _calendar(
+        self, expr: ast.BinOp, left: Term, right: Term, guard: Term, record: bool
+    ) -> Term:
+        """Returns `+` or `-` of dates and durations as dsl/dates.py computes them: the months
+        added first (the day kept, or rounded as the encoding says), then the days; an
+        ambiguous day under `refuse-ambiguous` and a date outside the calendar are obligations."""
+        is_duration = [t.sort() == DURATION for t in (left, right)]
+        if all(is_duration):
+            months = DURATION.months(left), DURATION.months(right)
+            days = DURATION.days(left), DURATION.days(right)
+            if expr.op == "+":
+                return duration_term(months[0] + months[1], days[0] + days[1])
+            return duration_term(months[0] - months[1], days[0] - days[1])
+        if not any(is_duration):  # date - date
+            return duration_term(0, left - right)
+        day, length = (right, left) if is_duration[0] else (left, right)
+        sign = -1 if expr.op == "-" else 1
+        months = z3.simplify(sign * DURATION.months(length))
+        days = z3.simplify(sign * DURATION.days(length))
+        if z3.is_int_value(months) and months.as_long() == 0:
+            result = day + days
+            outside = z3.Not(in_calendar(result))
+        else:
+            year, month, of_month = self.civil_of(day)
+            index = year * 12 + (month - 1) + months
+            new_year, new_month = index / 12, index % 12 + 1
+            length_reached = month_length(new_year, new_month)
+            ambiguous = of_month > length_reached
+            kept = z3.If(ambiguous, length_reached, of_month)
+            base = day_number(new_year, new_month, kept)
+            if self.statute.date_rounding == "round-up":
+                base = base + z3.If(ambiguous, 1, 0)
+            elif self.statute.date_rounding == "refuse-ambiguous" and record:
+                self.oblige(
+                    "ambiguous date",
+                    "the day of the month does not exist in the month reached (refused by "
+                    "'dates refuse-ambiguous')",
+                    expr,
+                    z3.And(guard, in_calendar(day), ambiguous),
+                )
+            result = base + days
+            outside = z3.Or(new_year < 1, new_year > 9999, z3.Not(in_calendar(result)))
+        if record:
+            self.oblige(
+                "date outside the calendar",
+                "the date computed is before 0001-01-01 or after 9999-12-31",
+                expr,
+                z3.And(guard, in_calendar(day), outside),
+            )
+        return result
+
+    def _duration_units(
+        self, expr: ast.Compare, left: Term, right: Term, guard: Term, record: bool
+    ) -> tuple[Term, Term]:
+        """Returns two durations as numbers of one unit, days when both are in days, else
+        months; a comparison of months with days is an obligation."""
+        months = DURATION.months(left), DURATION.months(right)
+        days = DURATION.days(left), DURATION.days(right)
+        in_days = z3.And(months[0] == 0, months[1] == 0)
+        if record:
+            self.oblige(
+                "ambiguous comparison",
+                "a duration in months is compared with one in days",
+                expr,
+                z3.And(guard, z3.Not(in_days), z3.Not(z3.And(days[0] == 0, days[1] == 0))),
+            )
+        return z3.If(in_days, days[0], months[0]), z3.If(in_days, days[1], months[1])
+
     def _call(self, expr: ast.Call, bound: Mapping[str, Term], guard: Term, record: bool) -> Term:
         args = [self.expr(a, bound, guard, record) for a in expr.args]
+        if expr.name == "date":
+            year, month, day = args
+            if record:
+                valid = z3.And(
+                    year >= 1,
+                    year <= 9999,
+                    month >= 1,
+                    month <= 12,
+                    day >= 1,
+                    day <= month_length(year, month),
+                )
+                self.oblige(
+                    "no such date",
+                    "date() of a day the calendar does not have",
+                    expr,
+                    z3.And(guard, z3.Not(valid)),
+                )
+            return day_number(year, month, day)
         if expr.name == "floor":
             return z3.ToInt(args[0]) if not _is_int(args[0]) else args[0]
         if expr.name in ("min", "max"):
@@ -594,6 +780,8 @@ class Model:
                 scenario[name] = z3.is_true(value)
             elif kind == "count":
                 scenario[name] = value.as_long()
+            elif kind == "date":
+                scenario[name] = _iso(value)
             elif kind == "enum":
                 scenario[name] = declared.type.members[value.as_long()]
             else:
@@ -625,6 +813,8 @@ class Model:
                     element[key] = z3.is_true(value)
                 elif kind == "count":
                     element[key] = value.as_long()
+                elif kind == "date":
+                    element[key] = _iso(value)
                 elif kind == "enum":
                     element[key] = declared_field.type.members[value.as_long()]
                 else:
@@ -632,6 +822,13 @@ class Model:
                     element[key] = number if exact else _scenario_number(number, kind)
             elements.append(element)
         return elements
+
+
+def _iso(value: Term) -> str:
+    """Returns the ISO text of a date's day number in a model (clamped to the calendar: a
+    model may leave an unconstrained day anywhere)."""
+    day = min(max(value.as_long(), dates.FIRST), dates.LAST)
+    return dates.iso(datetime.date.fromordinal(day))
 
 
 def _is_int(term: Term) -> bool:
@@ -739,16 +936,37 @@ def concrete_values(
             pairs.append((variable, z3.IntVal(statute.inputs[name].type.members.index(value))))
         elif kind == "count":
             pairs.append((variable, z3.IntVal(int(value))))  # type: ignore[arg-type]
+        elif kind == "date":
+            pairs.append((variable, z3.IntVal(value.toordinal())))  # type: ignore[union-attr]
         else:
             pairs.append((variable, _number(Fraction(value))))  # type: ignore[arg-type]
     for reading_id, variable in model.readings.items():
         options = [o.name for o in statute.readings[reading_id].options]
         pairs.append((variable, z3.IntVal(options.index(readings[reading_id]))))
+    for name in names:
+        model.term(name)  # every date decomposition the results need is made
+    for day, parts in list(model.civil.items()):
+        # The year, month and day of a date are tied to it by constraints, not by terms:
+        # once the day is known, they are too.
+        known = z3.simplify(z3.substitute(model.civil_days[day], *pairs))
+        if z3.is_int_value(known) and dates.FIRST <= known.as_long() <= dates.LAST:
+            civil = datetime.date.fromordinal(known.as_long())
+            pairs.extend(
+                (term, z3.IntVal(value))
+                for term, value in zip(parts, (civil.year, civil.month, civil.day), strict=True)
+            )
     found: dict[str, Value] = {}
     for name in names:
         term = z3.simplify(z3.substitute(model.term(name), *pairs))
         definition = statute.definitions[name]
-        if definition.type.kind == "enum":
+        if definition.type.kind == "date" and z3.is_int_value(term):
+            found[name] = datetime.date.fromordinal(term.as_long())
+        elif definition.type.kind == "duration" and z3.is_app(term) and term.num_args() == 2:
+            months, days = (z3.simplify(term.arg(i)) for i in (0, 1))
+            if not (z3.is_int_value(months) and z3.is_int_value(days)):
+                raise ValueError(f"the proof model leaves {name} unevaluated: {term}")
+            found[name] = dates.Duration(months.as_long(), days.as_long())
+        elif definition.type.kind == "enum":
             found[name] = definition.type.members[term.as_long()]
         elif z3.is_bool(term):
             found[name] = z3.is_true(term)
@@ -781,6 +999,8 @@ def _list_pairs(model: Model, name: str, elements: tuple[dict[str, Value], ...])
                 pairs.append((term, z3.IntVal(type_.members.index(value))))  # type: ignore[arg-type]
             elif type_.kind == "count":
                 pairs.append((term, z3.IntVal(int(value))))  # type: ignore[arg-type]
+            elif type_.kind == "date":
+                pairs.append((term, z3.IntVal(value.toordinal())))  # type: ignore[union-attr]
             else:
                 pairs.append((term, _number(Fraction(value))))  # type: ignore[arg-type]
     return pairs

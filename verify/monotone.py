@@ -141,7 +141,11 @@ class MonotoneProver:
                 ("range", key), lambda t: z3.And(t >= 0, t < len(definition.type.members))
             ):
                 found.append(z3.And(variable >= 0, variable < len(definition.type.members)))
-        elif not z3.is_bool(variable) and self.proved(("sign", key), lambda t: t >= 0):
+        elif (
+            (definition.type.is_numeric or definition.type.kind == "bool")
+            and not z3.is_bool(variable)
+            and self.proved(("sign", key), lambda t: t >= 0)
+        ):
             found.append(variable >= 0)
         return found
 
@@ -296,7 +300,9 @@ def _fresh_like(term: Term, name: str) -> Term:
         return z3.Bool(name)
     if z3.is_int(term):
         return z3.Int(name)
-    return z3.Real(name)
+    if z3.is_real(term):
+        return z3.Real(name)
+    return z3.Const(name, term.sort())  # a duration
 
 
 def _moved(before: Term, after: Term, direction: Direction) -> Term:

@@ -9,13 +9,15 @@ selection of readings among the declared options.
 
 from __future__ import annotations
 
+import calendar
+import datetime
 from fractions import Fraction
 from typing import Any
 
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from lextrace.dsl import ast
+from lextrace.dsl import ast, dates
 from lextrace.dsl.errors import ScenarioError
 from lextrace.dsl.scenario import validate
 from lextrace.dsl.values import Derived, Value
@@ -25,6 +27,9 @@ from lextrace.dsl.values import Derived, Value
 MONEY_SPAN_CENTS = 10**9
 NUMBER_SPAN_HUNDREDTHS = 10**6
 COUNT_SPAN = 3_000
+# The days an unbounded date is drawn between: 1900-01-01 to 2100-12-31 (2000 a leap year,
+# 1900 and 2100 not).
+DATE_SPAN = (datetime.date(1900, 1, 1).toordinal(), datetime.date(2100, 12, 31).toordinal())
 
 
 def _literal(expr: ast.Expr, drawn: dict[str, Value]) -> Fraction | None:
@@ -33,6 +38,8 @@ def _literal(expr: ast.Expr, drawn: dict[str, Value]) -> Fraction | None:
         return Fraction(expr.value)
     if isinstance(expr, ast.Ref):
         value = drawn.get(expr.name)
+        if isinstance(value, datetime.date):  # a date bound: its day number
+            return Fraction(value.toordinal())
         if isinstance(value, Fraction | int) and not isinstance(value, bool):
             return Fraction(value)
     return None
@@ -99,6 +106,29 @@ def _numbers(
     )
 
 
+def _dates(lower: Fraction | None, strict: bool, upper: Fraction | None) -> st.SearchStrategy[str]:
+    """Returns ISO dates within the bounds (by default 1900 to 2100), often a month's last day,
+    29 February or the first of a month: where calendar arithmetic has its cases."""
+    low = int(lower) + (1 if strict else 0) if lower is not None else DATE_SPAN[0]
+    high = int(upper) if upper is not None else max(low, DATE_SPAN[1])
+    high = max(low, high)
+
+    def month_ends(year: int, month: int) -> list[int]:
+        first = datetime.date(year, month, 1).toordinal()
+        length = calendar.monthrange(year, month)[1]
+        return [first, first + length - 1]
+
+    start, end = datetime.date.fromordinal(low), datetime.date.fromordinal(high)
+    edges = st.builds(
+        lambda year, month, pick: month_ends(year, month)[pick],
+        st.integers(start.year, end.year),
+        st.integers(1, 12),
+        st.integers(0, 1),
+    ).filter(lambda day: low <= day <= high)
+    days = st.one_of(st.sampled_from(sorted({low, high})), edges, st.integers(low, high))
+    return days.map(lambda day: dates.iso(datetime.date.fromordinal(day)))
+
+
 def _decimal(value: Fraction) -> str:
     cents = value * 100
     whole, part = divmod(int(cents), 100)
@@ -124,6 +154,8 @@ def _value(
     if kind == "share":
         return draw(_share())
     lower, strict, upper = _bounds(statute, declared, drawn)
+    if kind == "date":
+        return draw(_dates(lower, strict, upper))
     return draw(_numbers(kind, lower, strict, upper))
 
 
@@ -208,10 +240,16 @@ def _scenario(draw: st.DrawFn, statute: ast.Statute, list_size: int) -> dict[str
             value = draw(st.sampled_from(declared.type.members))
         elif kind == "share":
             value = draw(_share())
+        elif kind == "date":
+            lower, strict, upper = _bounds(statute, declared, drawn)
+            value = draw(_dates(lower, strict, upper))
         else:
             lower, strict, upper = _bounds(statute, declared, drawn)
             value = draw(_numbers(kind, lower, strict, upper))
         scenario[declared.name] = value
+        if kind == "date":
+            drawn[declared.name] = datetime.date.fromisoformat(str(value))
+            continue
         drawn[declared.name] = (
             Fraction(value) if isinstance(value, str) and kind in ("money", "number") else value  # type: ignore[assignment]
         )
