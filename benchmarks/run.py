@@ -171,6 +171,53 @@ def columnar_rate(statute: object, rows: int, workers: int) -> float:
     return rows / best_of(3, run)
 
 
+def payroll_period(table: Table) -> None:
+    """A seven-year eligibility period from CSV payrolls of 10,000 and 20,000 jobs a year:
+    `lextrace evaluate` and `lextrace explain` as whole processes, beside the independent
+    baseline of benchmarks/payroll.py, and whether the totals agree to the cent."""
+    from fractions import Fraction
+
+    from benchmarks.payroll import baseline_period, write_period
+
+    timings: dict[tuple[int, str], float] = {}
+    for jobs in (10_000, 20_000):
+        with tempfile.TemporaryDirectory() as folder:
+            scenario = write_period(Path(folder), jobs)
+            base = best_of(3, lambda scenario=scenario: baseline_period(scenario))
+            _, expected = baseline_period(scenario)
+            for command in ("evaluate", "explain"):
+                runs = [run_command([*LEXTRACE, command, str(scenario)])[0] for _ in range(3)]
+                timings[(jobs, command)] = min(runs)
+                label = f"7 years x {jobs:,} jobs from CSV, {command}, whole process (s)"
+                elapsed = timings[(jobs, command)]
+                table.row(label, f"{elapsed:.2f}", f"{base:.2f}", f"{elapsed / base:.1f}x")
+            done = subprocess.run(
+                [*LEXTRACE, "evaluate", "--format", "json", str(scenario)],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            total = Fraction(json.loads(done.stdout)["eligibility_period_total"])
+            if jobs == 10_000:
+                table.target(
+                    "7 years x 10,000 jobs, evaluate and explain, under 5 s each",
+                    f"{timings[(jobs, 'evaluate')]:.2f} s / {timings[(jobs, 'explain')]:.2f} s",
+                    max(timings[(jobs, "evaluate")], timings[(jobs, "explain")]) < 5,
+                )
+                table.target(
+                    "the period's total equal to the payroll baseline, to the cent",
+                    f"{total} / {expected}",
+                    total == Fraction(int(expected * 100 + Fraction(1, 2)), 100),  # half-up
+                )
+    growth = timings[(20_000, "explain")] / timings[(10_000, "explain")]
+    table.row("  explain, 20,000 jobs a year over 10,000 (time ratio)", f"{growth:.2f}")
+    table.target(
+        "the trace grows linearly: twice the jobs within 2.5x the time",
+        f"{growth:.2f}x",
+        growth < 2.5,
+    )
+
+
 def main() -> None:
     """Runs every benchmark and prints the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -280,6 +327,7 @@ def main() -> None:
     verify = min(run_command([*LEXTRACE, "verify"])[0] for _ in range(3))
     table.row("lextrace verify, whole process", f"{verify:.2f} s")
     table.target("lextrace verify under 5 s", f"{verify:.2f} s", verify < 5)
+    payroll_period(table)
     example = str(HERE.parent / "examples" / "distressed-manufacturer.json")
     run_command([*LEXTRACE, "evaluate", example])
     starts = [run_command([*LEXTRACE, "evaluate", example])[0] for _ in range(5)]

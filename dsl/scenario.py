@@ -513,10 +513,6 @@ class _Validator:
             return Fraction(expr.value)
         if isinstance(expr, ast.Ref):
             found = values.get(expr.name)
-            if found is None or isinstance(found, bool | str | Derived | tuple):
-                return None
-            return Fraction(found)
-
             if isinstance(found, datetime.date):
                 return found
             return (

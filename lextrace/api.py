@@ -207,8 +207,17 @@ class Statute:
             found,
             results,
             periods.totals(self.ast, [r.values for r in results]),
-            {rid: selected[rid] for rid in periods.readings_used(self.ast)},
+            self._period_readings(selected, found),
         )
+
+    def _period_readings(
+        self, selected: dict[str, str], found: list[periods.Period]
+    ) -> dict[str, str]:
+        """The readings a scenario of periods rests on: those of the results each period
+        reports and of the totals, and those of the rules that derived a period's facts."""
+        derived = sorted({name for period in found for name in period.derived})
+        used = set(periods.readings_used(self.ast)) | derivation_readings(self.ast, derived)
+        return {rid: selected[rid] for rid in self.ast.readings if rid in used}
 
     def readings_for(
         self,

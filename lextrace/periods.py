@@ -209,13 +209,11 @@ class PeriodResult:
                     rows.append((f"{period.year} {key}", value, citation))
             for name in period.derived:
                 declared = statute.inputs[name]
-                assert declared.from_table is not None
-                table = statute.tables[declared.from_table.table]
                 rows.append(
                     (
                         f"{period.year} {name}",
                         display(declared.type, period.inputs[name]),
-                        f"table {table.name}: {table.source}",
+                        derived_from(statute, declared),
                     )
                 )
         for total in statute.totals:
@@ -244,6 +242,17 @@ class PeriodResult:
                 f"│ = sum of {total.summed} over {total.periods} = {terms}"
             )
         return "\n".join(parts)
+
+
+def derived_from(statute: ast.Statute, declared: ast.Input) -> str:
+    """Returns where a derived input's value comes from: the citation of the rule deriving it,
+    or its table and the table's source."""
+    if declared.derived_by is not None and declared.derived_by.rule in statute.definitions:
+        rule = statute.definitions[declared.derived_by.rule]
+        return f"{statute.citation(rule.clause)}, by {rule.name}"
+    assert declared.from_table is not None
+    table = statute.tables[declared.from_table.table]
+    return f"table {table.name}: {table.source}"
 
 
 def readings_used(statute: ast.Statute) -> list[str]:

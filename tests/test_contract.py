@@ -45,7 +45,14 @@ SCENARIO_FORMAT = {
     "south_jersey_port_district": ("bool", "false"),
     "board_underrepresented_share": ("share", "0"),
     "lowest_full_time_hourly_wage": ("money", "required"),
-    "tax_year": ("count", "null"),  # of eligibility-period-format.md
+    # of eligibility-period-format.md: the annual report's jobs, and the tax year
+    "full_time_jobs": ("list of full_time_job", "null"),
+    "full_time_jobs[].id": ("text", "required"),
+    "full_time_jobs[].kind": ("enum(new, retained, other)", "required"),
+    "full_time_jobs[].annual_salary": ("money", "required"),
+    "full_time_jobs[].hourly_wage": ("money", "required"),
+    "full_time_jobs[].labor_harmony": ("bool", "false"),
+    "tax_year": ("count", "null"),
     "state_minimum_wage": ("money", "required"),
     "board_approved_annual_limit": ("money", "null"),
     "eligibility_period_years": ("count", "7"),

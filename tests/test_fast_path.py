@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from lextrace import Statute, load_statute
 from lextrace.dsl import ast, codegen
 from lextrace.dsl.evaluator import evaluate
+from lextrace.dsl.values import Derived
 from lextrace.verify.strategies import readings, scenarios
 
 STATUTE = load_statute()
@@ -31,8 +32,14 @@ def reference(statute: Statute, inputs: dict, selected: dict) -> dict:
 def test_fast_path_equals_the_reference_exactly(scenario, chosen) -> None:
     selected = STATUTE.select_readings(chosen)
     inputs = STATUTE.validate(scenario)
+    if any(type(value) is Derived for value in inputs.values()):
+        # Facts derived from a payroll are computed by the reference evaluator, always.
+        assert STATUTE.evaluate_inputs(inputs, selected).values == reference(
+            STATUTE, inputs, selected
+        )
+        return
     fast = codegen.run_fast(STATUTE.ast, inputs, selected)
-    assert fast is not None, "the bundled statute never needs the reference"
+    assert fast is not None, "the bundled statute never needs the reference for a flat year"
     expected = reference(STATUTE, inputs, selected)
     assert fast == expected
     for name, value in fast.items():

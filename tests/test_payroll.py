@@ -338,3 +338,57 @@ def test_batch_sends_a_payroll_row_to_the_reference_path_and_keeps_the_fast_one(
     records = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
     assert len(records) == 3
     assert records[0]["annual_credit"] == records[1]["annual_credit"] == records[2]["annual_credit"]
+
+
+PERIOD_EXAMPLES = sorted((EXAMPLES / "eligibility-period").glob("*.json"))
+MINIMUM_WAGE = {2020: "11.00", 2021: "12.00", 2022: "13.00", 2023: "14.13", 2024: "15.13",
+                2025: "15.49", 2026: "15.92"}  # fmt: skip
+
+
+def _jobs(given: Any, folder: Path) -> list[dict[str, Any]]:
+    if isinstance(given, list):
+        return given
+    with (folder / given).open(encoding="utf-8", newline="") as handle:
+        return [
+            {**row, "labor_harmony": row["labor_harmony"] == "true"}
+            for row in csv.DictReader(handle)
+        ]
+
+
+@pytest.mark.parametrize("path", PERIOD_EXAMPLES, ids=[p.stem for p in PERIOD_EXAMPLES])
+def test_the_payroll_examples_agree_with_the_oracle_year_by_year(path: Path) -> None:
+    scenario = json.loads(path.read_text(encoding="utf-8"))
+    years = scenario.pop("eligibility_period", None) or [
+        {"tax_year": scenario.pop("tax_year"), "full_time_jobs": scenario.pop("full_time_jobs")}
+    ]
+    result = load_statute().evaluate_file(path)
+    results = result.results if isinstance(result, PeriodResult) else [result]
+    credits = []
+    for year, own in zip(years, results, strict=True):
+        flat = {**scenario, **counted(_jobs(year["full_time_jobs"], path.parent))}
+        flat["state_minimum_wage"] = year.get("state_minimum_wage", MINIMUM_WAGE[year["tax_year"]])
+        expected = oracle(flat)
+        assert own.values["annual_credit"] == expected["annual_credit"], year["tax_year"]
+        credits.append(expected["annual_credit"])
+    if isinstance(result, PeriodResult):
+        assert result.totals["eligibility_period_total"] == sum(credits)
+
+
+def test_the_site_shows_a_payroll_period_year_by_year(tmp_path: Path) -> None:
+    from conftest import lextrace_command
+
+    folder = EXAMPLES / "eligibility-period"
+    out = tmp_path / "site"
+    done = lextrace_command("site", "--examples", str(folder), "-o", str(out), "--strict")
+    assert done.returncode == 0, done.stderr
+    page = (out / "examples" / "minimum-wage-withdraws-bonuses" / "index.html").read_text("utf-8")
+    for words in (
+        "tax_year 2024",
+        "tax_year 2025",
+        "The period",
+        "derived fact",
+        "payroll_median_salary",
+    ):
+        assert words in page, words
+    index = (out / "examples" / "index.html").read_text("utf-8")
+    assert "each of 7 periods" in index and "$74,000.00" in index

@@ -16,6 +16,8 @@ from functools import cached_property
 from pathlib import Path
 
 from lextrace.api import Result, Statute, load_statute
+from lextrace.dsl.evaluator import Step
+from lextrace.periods import PeriodResult
 from lextrace.dsl import ast
 from lextrace.dsl.scenario import read_scenario_file
 from lextrace.statute import BUNDLED
@@ -71,7 +73,7 @@ class Example:
     stem: str
     path: Path
     scenario: dict[str, object]
-    result: Result
+    result: Result | PeriodResult
     page: str
     name: str = ""
     expected: dict[str, object] | None = None
@@ -93,6 +95,8 @@ class Site:
     statute: Statute = field(default_factory=load_statute)
     folder: str = ""
     examples_dir: Path | None = None
+    # Further folders of worked examples (after those of `examples_dir`).
+    more_examples: tuple[Path, ...] = ()
     cases: Path | None = None
     amendment_drafts: tuple[tuple[str, Path], ...] = ()  # (name, encoding) of each draft
     tests_dir: Path | None = None
@@ -161,7 +165,10 @@ class Site:
         if self.examples_dir is not None:
             if not self.examples_dir.is_dir():
                 raise SiteError(f"{self.examples_dir}: not a folder of scenario files")
-            for path in sorted(self.examples_dir.glob("*.json")):
+            paths = sorted(self.examples_dir.glob("*.json"))
+            for folder in self.more_examples:
+                paths += sorted(folder.glob("*.json"))
+            for path in paths:
                 scenario = read_scenario_file(path)
                 if not isinstance(scenario, dict):
                     raise SiteError(f"{path}: not a scenario object")
@@ -195,17 +202,25 @@ class Site:
         """Returns the IDs of the readings an example's evaluation rests on: for every rule and
         case its trace passed through, the readings that rule or case is written under and
         those it tested (`reading IX is ...`)."""
-        assert example.result.trace is not None
-        return {reading for step in example.result.trace.steps for reading in step.readings}
+        return {reading for step in steps_of(example.result) for reading in step.readings}
 
     def clauses_exercised(self, example: Example) -> set[int]:
         """Returns the ids of the clauses an example's evaluation passed through: the clause of
         every evaluated rule and of every case that chose a value, and the clauses above them."""
-        assert example.result.trace is not None
         seen: set[int] = set()
-        for step in example.result.trace.steps:
+        for step in steps_of(example.result):
             for clause in (step.clause, step.case.clause if step.case else None):
                 while clause is not None:
                     seen.add(id(clause))
                     clause = clause.parent
         return seen
+
+
+def steps_of(result: Result | PeriodResult) -> list[Step]:
+    """Returns every step of a traced result: of each period's, for a scenario of periods."""
+    results = result.results if isinstance(result, PeriodResult) else [result]
+    steps: list[Step] = []
+    for own in results:
+        assert own.trace is not None  # type: ignore[attr-defined]
+        steps.extend(own.trace.steps)  # type: ignore[attr-defined]
+    return steps

@@ -15,6 +15,8 @@ from lextrace.dsl.trace import display
 
 from .context import EXAMPLES_INDEX, STATUTE_PAGE, Example, Site, relative
 from .explanation import derivations, facts_table, results_table
+from lextrace.periods import PeriodResult, derived_from
+
 from .markdown import escape, table
 
 
@@ -48,9 +50,72 @@ def expectations(site: Site, example: Example) -> str:
     return table(["result", "the case expects", "computed"], rows)
 
 
+def period_page(site: Site, example: Example) -> str:
+    """Returns the page of a worked example of several periods: the facts given once, then
+    each period's facts, derived facts, results and derivations, then the totals."""
+    result = example.result
+    assert isinstance(result, PeriodResult)
+    statute = site.ast
+    assert statute.periods is not None
+    here = example.page
+
+    def link_for(clause: ast.Clause) -> str:
+        return site.clause_link(clause, here)
+
+    readings = ", ".join(
+        f"{site.reading_link(rid, here)} {option}" for rid, option in result.readings.items()
+    )
+    shared = [k for k in example.scenario if k != statute.periods.name]
+    parts = [
+        f"# {example.title}",
+        f"{origin(site, example)} Evaluated period by period under the default readings"
+        + (f" ({readings})" if readings else "")
+        + ".",
+        "## The facts given once",
+        "They apply to every period that does not give them itself; fields not listed take "
+        "their declared defaults.",
+        facts_table(result.results[0], shared),  # type: ignore[arg-type]
+    ]
+    keys = result.period_keys
+    for period, own in zip(result.periods, result.results, strict=True):
+        parts.append(f"## {statute.periods.by} {period.year}")
+        own_fields = [k for k in period.scenario if k not in shared]
+        parts.append(facts_table(own, own_fields))  # type: ignore[arg-type]
+        if period.derived:
+            parts.append(
+                table(
+                    ["derived fact", "value", "from"],
+                    [
+                        [
+                            f"`{name}`",
+                            display(statute.inputs[name].type, period.inputs[name]),
+                            escape(derived_from(statute, statute.inputs[name])),
+                        ]
+                        for name in period.derived
+                    ],
+                )
+            )
+        parts.append(results_table(own, link_for, keys))  # type: ignore[arg-type]
+        parts += derivations(own, link_for, keys, level="####")  # type: ignore[arg-type]
+    parts.append("## The period's totals")
+    rows = []
+    for total in statute.totals:
+        value = display(result.total_type(total), result.totals[total.name])
+        terms = " + ".join(
+            display(result.total_type(total), own.values[total.summed])  # type: ignore[attr-defined]
+            for own in result.results
+        )
+        cited = f"[{total.clause.short_citation or statute.name}]({link_for(total.clause)})"
+        rows.append([f"`{total.name}`", value, f"the sum of `{total.summed}`: {terms}", cited])
+    parts.append(table(["total", "value", "how", "clause"], rows))
+    return "\n\n".join(parts) + "\n"
+
+
 def example_page(site: Site, example: Example) -> str:
     """Returns the page of one worked example."""
     result = example.result
+    if isinstance(result, PeriodResult):
+        return period_page(site, example)
     assert result.trace is not None
     here = example.page
 
@@ -106,6 +171,18 @@ def headline_results(statute: ast.Statute) -> list[str]:
     return (amounts or names)[-3:]
 
 
+def headline(statute: ast.Statute, example: Example, name: str) -> str:
+    """Returns a result of an example for the index: of a scenario of periods, its total, or
+    the number of periods for a result reported each period."""
+    result = example.result
+    if isinstance(result, PeriodResult):
+        if name in result.totals:
+            total = next(t for t in statute.totals if t.name == name)
+            return display(result.total_type(total), result.totals[name])
+        return f"each of {len(result.periods)} periods"
+    return display(statute.definitions[name].type, result.values[name])
+
+
 def index_page(site: Site) -> str:
     """Returns the list of worked examples with their headline results."""
     statute = site.ast
@@ -114,13 +191,7 @@ def index_page(site: Site) -> str:
     rows = []
     for example in site.examples:
         link = f"[{example.title}]({relative(here, example.page)})"
-        rows.append(
-            [link]
-            + [
-                display(statute.definitions[name].type, example.result.values[name])
-                for name in shown
-            ]
-        )
+        rows.append([link] + [headline(statute, example, name) for name in shown])
     listing = (
         table(["example", *[f"`{n}`" for n in shown]], rows)
         if rows

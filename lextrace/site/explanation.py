@@ -26,13 +26,16 @@ def cite(clause: ast.Clause, link_for: LinkFor) -> str:
     return f"[{citation}]({link_for(clause)})" if link_for else citation
 
 
-def results_table(result: Result, link_for: LinkFor) -> str:
-    """Returns the result table: each result, its value and the clause that gave it."""
+def results_table(
+    result: Result, link_for: LinkFor, names: Iterable[str] | None = None
+) -> str:
+    """Returns the result table: each result (every one by default), its value and the clause
+    that gave it."""
     assert result.trace is not None
     narrator = Narrator(result.trace, link_for)
     statute = result.statute
     rows = []
-    for name in statute.result_names:
+    for name in names if names is not None else statute.result_names:
         step = result.trace.evaluation.steps[(name, ())]
         rows.append(
             [

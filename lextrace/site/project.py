@@ -71,6 +71,7 @@ def default_site(
         root,
         statute,
         examples_dir=root / "examples",
+        more_examples=(root / "examples" / "eligibility-period",),
         amendment_drafts=drafts,
         tests_dir=root / "tests",
         population=sample_population(root),

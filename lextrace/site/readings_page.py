@@ -9,9 +9,12 @@ example under each alternative.
 
 from __future__ import annotations
 
+from lextrace.api import Result
 from lextrace.dsl import ast
 from lextrace.dsl.reserved import READINGS_KEY
 from lextrace.dsl.trace import display
+from lextrace.dsl.values import Value
+from lextrace.periods import PeriodResult
 
 from .context import READINGS_PAGE, Site, reading_anchor, relative
 from .markdown import escape, table
@@ -89,22 +92,26 @@ def _dependants(site: Site, reading: ast.Reading) -> str:
             # An example that pins readings is compared as if it did not: default against
             # alternative.
             unpinned = {k: v for k, v in example.scenario.items() if k != READINGS_KEY}
+            source = str(example.path)  # a list file is found beside the scenario
             default = (
-                example.result if unpinned == example.scenario else site.statute.evaluate(unpinned)
+                example.result
+                if unpinned == example.scenario
+                else site.statute.evaluate(unpinned, source=source)
             )
-            other = site.statute.evaluate(unpinned, readings={reading.id: alternative.name})
-            changed = [
-                name for name in statute.result_names if other.values[name] != default.values[name]
-            ]
-            for name in changed:
-                type_ = statute.definitions[name].type
+            other = site.statute.evaluate(
+                unpinned, readings={reading.id: alternative.name}, source=source
+            )
+            before, after = result_values(statute, default), result_values(statute, other)
+            for label, (type_, value) in before.items():
+                if after[label][1] == value:
+                    continue
                 rows.append(
                     [
                         f"[{example.title}]({relative(here, example.page)})",
                         f"`{alternative.name}`",
-                        f"`{name}`",
-                        display(type_, default.values[name]),
-                        display(type_, other.values[name]),
+                        label,
+                        display(type_, value),
+                        display(type_, after[label][1]),
                     ]
                 )
     if not rows:
@@ -114,3 +121,25 @@ def _dependants(site: Site, reading: ast.Reading) -> str:
         + " Those whose results change under an alternative:\n\n"
         + table(["example", "alternative", "result", "default gives", "alternative gives"], rows)
     )
+
+
+def result_values(
+    statute: ast.Statute, result: Result | PeriodResult
+) -> dict[str, tuple[ast.Type, Value]]:
+    """Returns each value a result reports, by its label (`` `name` ``, or `` `name` (2024) ``
+    for a period's), with the type it is shown in."""
+    if not isinstance(result, PeriodResult):
+        return {
+            f"`{name}`": (statute.definitions[name].type, value)
+            for name, value in result.values.items()
+        }
+    found: dict[str, tuple[ast.Type, Value]] = {}
+    for period, own in zip(result.periods, result.results, strict=True):
+        for name in result.period_keys:
+            found[f"`{name}` ({period.year})"] = (
+                statute.definitions[name].type,
+                own.values[name],  # type: ignore[attr-defined]
+            )
+    for total in statute.totals:
+        found[f"`{total.name}`"] = (result.total_type(total), result.totals[total.name])
+    return found
