@@ -338,6 +338,13 @@ class Definition:
     clause: Clause = field(repr=False)
     words: TextPiece | None = field(repr=False)
     params: tuple[Param, ...] = ()
+    # The exceptions stated to this definition, in encoding order (see `ExceptionRule`).
+    exceptions: list[ExceptionRule] = field(default_factory=list, repr=False)
+
+    def exceptions_by_priority(self) -> list[ExceptionRule]:
+        """Returns the exceptions to this definition, the highest priority first (those of one
+        priority in encoding order)."""
+        return sorted(self.exceptions, key=lambda e: -e.priority)
 
 
 @dataclass
@@ -372,6 +379,29 @@ class Cases(Definition):
 
 
 @dataclass
+class ExceptionRule:
+    """`exception NAME to TARGET priority N = EXPR when COND`: in the clause whose words state
+    it ("notwithstanding", "shall not"), a value of the definition `target` that replaces the
+    target's own when `condition` holds. Of the exceptions that hold, the one of the highest
+    priority gives the value; two of equal priority that both hold are a conflict. It takes the
+    target's parameters."""
+
+    name: str
+    target: str
+    priority: int
+    expr: Expr
+    condition: Expr
+    span: Span
+    name_span: Span
+    target_span: Span
+    priority_span: Span
+    readings: tuple[str, ...]
+    reviewed: tuple[Reviewed, ...]
+    clause: Clause = field(repr=False)
+    words: TextPiece | None = field(repr=False)
+
+
+@dataclass
 class Invariant:
     """A property the statute promises, proved for every valid scenario (and for every value
     of its parameters, such as both job groups)."""
@@ -400,7 +430,7 @@ class Monotone:
     clause: Clause = field(repr=False)
 
 
-ClauseItem = "Clause | TextPiece | Rule | Cases | Case | Invariant"
+ClauseItem = "Clause | TextPiece | Rule | Cases | Case | ExceptionRule | Invariant"
 
 
 @dataclass
@@ -688,6 +718,8 @@ class Statute:
     tables: dict[str, Table] = field(default_factory=dict)
     periods: Periods | None = None
     totals: list[Total] = field(default_factory=list)
+    # Every exception of the encoding, in encoding order (each is also on its target).
+    exceptions: list[ExceptionRule] = field(default_factory=list)
 
     def __repr__(self) -> str:
         # The whole tree would run to megabytes (strategies and errors print their arguments).

@@ -89,7 +89,17 @@ def references(statute: ast.Statute, expr: ast.Expr | None) -> set[str]:
 
 
 def definition_expressions(definition: ast.Rule | ast.Cases) -> list[ast.Expr]:
-    """Returns every expression a definition evaluates: value, conditions, cases."""
+    """Returns every expression a definition evaluates: value, conditions, cases, and the
+    values and conditions of the exceptions to it."""
+    found = own_expressions(definition)
+    for exception in definition.exceptions:
+        found.extend((exception.expr, exception.condition))
+    return found
+
+
+def own_expressions(definition: ast.Rule | ast.Cases) -> list[ast.Expr]:
+    """Returns the expressions of a definition's own clauses: value, conditions, cases (not
+    its exceptions')."""
     found: list[ast.Expr] = []
     if isinstance(definition, ast.Rule):
         found.extend(e for e in (definition.expr, definition.condition) if e is not None)
@@ -137,6 +147,8 @@ def readings_used(statute: ast.Statute, roots: list[str] | tuple[str, ...]) -> s
         if isinstance(definition, ast.Cases):
             for case in definition.cases:
                 used.update(case.readings)
+        for exception in definition.exceptions:
+            used.update(exception.readings)
         for expr in definition_expressions(definition):
             used.update(n.reading for n in walk(expr) if isinstance(n, ast.ReadingTest))
     return used
@@ -692,6 +704,8 @@ class _Checker:
                         )
             else:
                 self.check_cases(definition)
+        for exception in statute.exceptions:
+            self.check_exception(exception)
         for name, span in statute.results:
             definition = statute.definitions.get(name)
             if definition is None:
@@ -724,6 +738,11 @@ class _Checker:
                     for expr in (case.expr, case.condition):
                         if expr is not None:
                             yield expr, case.clause, params, True
+        for exception in self.statute.exceptions:
+            target = self.statute.definitions.get(exception.target)
+            params = target.params if target is not None else ()
+            for expr in (exception.expr, exception.condition):
+                yield expr, exception.clause, params, True
         for invariant in self.statute.invariants:
             yield invariant.expr, invariant.clause, invariant.params, False
         for declared in self.statute.inputs.values():
@@ -801,6 +820,41 @@ class _Checker:
                         home,
                         hint=f'write {written} under "{where}"',
                     )
+
+    def check_exception(self, exception: ast.ExceptionRule) -> None:
+        """An exception's value is of its target's type (with the target's parameters in
+        scope), its condition a bool, its name no definition's, and no other exception to the
+        same target has its priority and the same words (a likely copy)."""
+        statute = self.statute
+        clause = exception.clause
+        self.check_readings(exception.readings, exception.span, clause)
+        if exception.name in statute.definitions or exception.name in statute.inputs:
+            what = "an input" if exception.name in statute.inputs else "a definition"
+            self.report(
+                exception.name_span,
+                f"exception '{exception.name}' has the name of {what}: name it apart",
+                clause,
+            )
+        target = statute.definitions.get(exception.target)
+        if target is None:
+            return  # reported by the parser
+        params = target.params
+        found = self.infer(exception.expr, params, clause)
+        self.expect_assignable(
+            target.type,
+            found,
+            exception.expr,
+            clause,
+            f"exception '{exception.name}' to '{target.name}'",
+        )
+        self.expect_bool(exception.condition, params, clause, "'when'")
+        if exception.priority < 1:
+            self.report(
+                exception.priority_span,
+                f"the priority of exception '{exception.name}' is {exception.priority}: a "
+                "priority is a whole number of at least 1",
+                clause,
+            )
 
     def check_cases(self, definition: ast.Cases) -> None:
         if not definition.cases:
@@ -1130,7 +1184,7 @@ class _Checker:
                 definition.name,
                 definition.clause,
                 definition.reviewed,
-                definition_expressions(definition)
+                own_expressions(definition)
                 if isinstance(definition, ast.Rule)
                 else [definition.otherwise]
                 if definition.otherwise
@@ -1141,6 +1195,14 @@ class _Checker:
                     self.check_numbers_of(
                         definition.name, case.clause, case.reviewed, [case.expr, case.condition]
                     )
+        for exception in self.statute.exceptions:
+            # An exception's numbers are the words of its own clause, not its target's.
+            self.check_numbers_of(
+                exception.name,
+                exception.clause,
+                exception.reviewed,
+                [exception.expr, exception.condition],
+            )
         for invariant in self.statute.invariants:
             self.check_numbers_of(
                 invariant.name, invariant.clause, invariant.reviewed, [invariant.expr]
@@ -1219,7 +1281,8 @@ class _Checker:
             if not clause.path:
                 continue
             has_rules = any(
-                isinstance(i, ast.Rule | ast.Cases | ast.Case | ast.Invariant) for i in clause.items
+                isinstance(i, ast.Rule | ast.Cases | ast.Case | ast.ExceptionRule | ast.Invariant)
+                for i in clause.items
             )
             if has_rules or clause.children:
                 continue

@@ -548,7 +548,9 @@ class Generator:
         name, args = key
         definition = self.statute.definitions[name]
         bound = dict(zip((p.name for p in definition.params), args, strict=True))
-        if isinstance(definition, ast.Rule):
+        if definition.exceptions:
+            code = self.excepted(definition, bound)
+        elif isinstance(definition, ast.Rule):
             code = self.rule(definition, bound)
         else:
             code = self.cases(definition, bound)
@@ -563,6 +565,40 @@ class Generator:
                 code = Code(code.kind, code.text, denominator)
         self.emitted[key] = (guards, code)
         return code
+
+    def excepted(self, definition: ast.Rule | ast.Cases, bound: Mapping[str, Value]) -> Code:
+        """Returns a definition with exceptions: every exception's condition is computed, as
+        the reference computes them, two of equal priority that hold defer (the reference then
+        reports the conflict), and the highest priority that holds gives the value, else the
+        definition's own."""
+        ordered = definition.exceptions_by_priority()
+        held: list[Code] = []
+        for exception in ordered:
+            code = self.expr(exception.condition, bound)
+            if code.text not in ("True", "False"):  # else decided by a parameter or a reading
+                holder = f"x_{self.temporary()}"
+                self.emit(f"{holder} = {code.text}")
+                code = Code("bool", holder)
+            held.append(code)
+        priorities = [e.priority for e in ordered]
+        for priority in dict.fromkeys(priorities):
+            group = [h.text for h, p in zip(held, priorities, strict=True) if p == priority]
+            if len(group) > 1:
+                self.emit(f"if ({' + '.join(group)}) > 1: raise Defer")
+
+        def from_index(index: int) -> Code:
+            if index == len(ordered):
+                if isinstance(definition, ast.Rule):
+                    return self.rule(definition, bound)
+                return self.cases(definition, bound)
+            exception = ordered[index]
+            return self.choice(
+                held[index],
+                lambda: self.expr(exception.expr, bound),
+                lambda: from_index(index + 1),
+            )
+
+        return from_index(0)
 
     def rule(self, rule: ast.Rule, bound: Mapping[str, Value]) -> Code:
         """Returns a rule's value, or the zero of its type where its condition fails."""

@@ -915,6 +915,8 @@ class Engine:
                 value = chunk.choose(condition, value, self.zero(definition.type))
         else:
             value = self.cases(chunk, definition, bound, scale)
+        if definition.exceptions:
+            value = self.excepted(chunk, definition, bound, scale, value)
         value = self.as_type(value, definition.type)
         if isinstance(value, Num) and name in self.shared:
             value = chunk.normal(value)
@@ -922,6 +924,36 @@ class Engine:
             value.bad = False  # no row is deferred: later operations skip the masks
         chunk.memo[key] = value
         return value
+
+    def excepted(
+        self,
+        chunk: Chunk,
+        definition: ast.Rule | ast.Cases,
+        bound: Mapping[str, Value],
+        scale: int,
+        general: Col,
+    ) -> Col:
+        """Returns a definition with exceptions: per row, the value of the exception of the
+        highest priority whose condition holds, else `general` (the definition's own); a row
+        where two of equal priority hold, or where any condition is deferred, is deferred."""
+        ordered = definition.exceptions_by_priority()
+        conditions: list[Flag] = []
+        for exception in ordered:
+            condition = self.expr(chunk, exception.condition, bound, 1)
+            assert isinstance(condition, Flag)
+            conditions.append(condition)
+        result = self.as_type(general, definition.type)
+        for exception, condition in zip(reversed(ordered), reversed(conditions), strict=True):
+            value = self.as_type(self.expr(chunk, exception.expr, bound, scale), definition.type)
+            result = chunk.choose(condition, value, result)
+        priorities = [e.priority for e in ordered]
+        for priority in dict.fromkeys(priorities):
+            group = [c for c, p in zip(conditions, priorities, strict=True) if p == priority]
+            if len(group) > 1:
+                result.bad = _or(result.bad, _more_than_one(group))
+        for condition in conditions:  # every condition is evaluated
+            result.bad = _or(result.bad, condition.bad)
+        return result
 
     def cases(self, chunk: Chunk, cases: ast.Cases, bound: Mapping[str, Value], scale: int) -> Col:
         """Returns a piecewise definition: the first case that holds (exclusive cases that

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import ast
-from .checker import definition_expressions, walk
+from .checker import own_expressions, walk
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,8 @@ def _uses(statute: ast.Statute) -> list[tuple[ast.Clause, list[ast.Expr]]]:
             if definition.otherwise is not None:
                 places.append((definition.clause, [definition.otherwise]))
         else:
-            places.append((definition.clause, definition_expressions(definition)))
+            places.append((definition.clause, own_expressions(definition)))
+    places += [(e.clause, [e.expr, e.condition]) for e in statute.exceptions]
     places += [(invariant.clause, [invariant.expr]) for invariant in statute.invariants]
     return places
 

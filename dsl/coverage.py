@@ -43,7 +43,10 @@ def clause_coverage(clause: ast.Clause) -> ClauseCoverage:
         dict.fromkeys(
             item.name
             for item in clause.items
-            if isinstance(item, ast.Rule | ast.Cases | ast.Case | ast.Invariant | ast.Total)
+            if isinstance(
+                item,
+                ast.Rule | ast.Cases | ast.Case | ast.ExceptionRule | ast.Invariant | ast.Total,
+            )
         )
     )
     marks = tuple(

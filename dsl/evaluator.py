@@ -92,6 +92,10 @@ class Step:
     readings: set[str] = field(default_factory=set)
     skipped_cases: list[ast.Case] = field(default_factory=list)
     aggregates: list[AggregateUse] = field(default_factory=list)
+    # The exception that gave the value (None: the definition's own), and, when the definition
+    # has exceptions, those whose conditions did not hold.
+    exception: ast.ExceptionRule | None = None
+    skipped_exceptions: list[ast.ExceptionRule] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -230,8 +234,86 @@ class Program:
     ) -> Callable[[Evaluation, tuple[Value, ...]], Value]:
         param_names = tuple(p.name for p in definition.params)
         if isinstance(definition, ast.Rule):
-            return self._rule(definition, param_names)
-        return self._cases(definition, param_names)
+            general = self._rule(definition, param_names)
+        else:
+            general = self._cases(definition, param_names)
+        if not definition.exceptions:
+            return general
+        return self._excepted(definition, param_names, general)
+
+    def _excepted(
+        self,
+        definition: ast.Rule | ast.Cases,
+        param_names: tuple[str, ...],
+        general: Callable[[Evaluation, tuple[Value, ...]], Value],
+    ) -> Callable[[Evaluation, tuple[Value, ...]], Value]:
+        """Returns a definition with exceptions: every exception's condition is evaluated, the
+        highest priority that holds gives the value, none holding the definition's own; two of
+        equal priority that hold are a conflict, an evaluation error naming both."""
+        compiled = [
+            (exception, self.expr(exception.condition), self.expr(exception.expr))
+            for exception in definition.exceptions_by_priority()
+        ]
+        citation = self.statute.citation
+
+        def choose(
+            evaluation: Evaluation, bound: Mapping[str, Value], step: Step | None
+        ) -> tuple[ast.ExceptionRule, Compiled] | None:
+            chosen: tuple[ast.ExceptionRule, Compiled] | None = None
+            holding: dict[int, ast.ExceptionRule] = {}
+            for exception, condition_of, value_of in compiled:
+                if not condition_of(evaluation, bound):
+                    if step is not None:
+                        step.skipped_exceptions.append(exception)
+                    continue
+                # Any two of one priority are a conflict, whichever higher one applies: the
+                # order between them is what the encoding leaves unsaid.
+                other = holding.setdefault(exception.priority, exception)
+                if other is not exception:
+                    raise EvaluationError(
+                        f"'{definition.name}' has two exceptions of priority "
+                        f"{exception.priority} for this scenario: '{other.name}' "
+                        f"({citation(other.clause)}) and '{exception.name}' "
+                        f"({citation(exception.clause)})"
+                    )
+                if chosen is None:
+                    chosen = (exception, value_of)
+            return chosen
+
+        def run(evaluation: Evaluation, args: tuple[Value, ...]) -> Value:
+            bound = dict(zip(param_names, args, strict=True))
+            if not evaluation.tracing:
+                found = choose(evaluation, bound, None)
+                if found is None:
+                    return general(evaluation, args)
+                return found[1](evaluation, bound)
+            key = (definition.name, args)
+            step = Step(key, definition, None, definition.clause, definition.words)
+            evaluation.frames.append(step)
+            try:
+                found = choose(evaluation, bound, step)
+                if found is not None:
+                    exception, value_of = found
+                    step.exception = exception
+                    step.clause, step.words = exception.clause, exception.words
+                    step.condition, step.applied = exception.condition, True
+                    step.readings |= set(exception.readings)
+                    step.value = value_of(evaluation, bound)
+            finally:
+                evaluation.frames.pop()
+            if found is not None:
+                evaluation.steps[key] = step
+                return step.value
+            value = general(evaluation, args)
+            own = evaluation.steps[key]
+            # The definition's own step, after what deciding its exceptions used.
+            own.uses[:0] = step.uses
+            own.readings |= step.readings
+            own.aggregates[:0] = step.aggregates
+            own.skipped_exceptions = step.skipped_exceptions
+            return value
+
+        return run
 
     def _rule(
         self, rule: ast.Rule, param_names: tuple[str, ...]

@@ -178,6 +178,7 @@ class _Builder:
         self.diagnostics: list[Diagnostic] = []
         self.definitions: dict[str, ast.Rule | ast.Cases] = {}
         self.pending_cases: list[tuple[ast.Case, ast.Span]] = []
+        self.exceptions: list[ast.ExceptionRule] = []
         self.invariants: list[ast.Invariant] = []
         self.monotones: list[ast.Monotone] = []
         self.totals: list[ast.Total] = []
@@ -305,6 +306,7 @@ class _Builder:
                     f"case of '{case.name}', which is a rule, not a 'cases' definition",
                     case.clause,
                 )
+        self.attach_exceptions()
         return ast.Statute(
             name=name,
             title=fields["title"],
@@ -325,7 +327,33 @@ class _Builder:
             periods=periods,
             totals=self.totals,
             records=records,
+            exceptions=self.exceptions,
         )
+
+    def attach_exceptions(self) -> None:
+        """Puts each exception on the definition it is an exception to; an exception whose
+        target is not a rule or a `cases` definition is reported at the target's name."""
+        names = {e.name: e for e in self.exceptions}
+        for exception in self.exceptions:
+            target = self.definitions.get(exception.target)
+            if target is not None:
+                target.exceptions.append(exception)
+            elif exception.target in names:
+                self.error(
+                    exception.target_span,
+                    f"exception '{exception.name}' is to '{exception.target}', itself an "
+                    "exception: an exception is to a rule or a 'cases' definition",
+                    exception.clause,
+                    hint=f"make it an exception to "
+                    f"'{names[exception.target].target}' with a higher priority",
+                )
+            else:
+                self.error(
+                    exception.target_span,
+                    f"exception '{exception.name}' is to '{exception.target}', which no rule "
+                    "or 'cases' defines",
+                    exception.clause,
+                )
 
     def reading(self, tree: Tree) -> ast.Reading:
         reading_id, question, default_name, default_text, *alternatives = tree.children
@@ -525,6 +553,10 @@ class _Builder:
                 case = self.case(child, clause, words)
                 self.pending_cases.append((case, _span(child)))
                 clause.items.append(case)
+            elif kind == "exception":
+                exception = self.exception(child, clause, words)
+                self.note_exception(exception)
+                clause.items.append(exception)
             elif kind == "invariant":
                 invariant = self.invariant(child, clause)
                 self.invariants.append(invariant)
@@ -643,6 +675,50 @@ class _Builder:
             expr=self.expr(expr_tree),
             condition=condition,
             span=_span(tree),
+            readings=readings,
+            reviewed=reviewed,
+            clause=clause,
+            words=words,
+        )
+
+    def note_exception(self, exception: ast.ExceptionRule) -> None:
+        """Records an exception, refusing a name another exception or a definition has."""
+        for earlier in self.exceptions:
+            if earlier.name == exception.name:
+                self.error(
+                    exception.name_span,
+                    f"exception '{exception.name}' is stated twice: first in "
+                    f"{earlier.clause.short_citation or 'the section'} "
+                    f"(line {earlier.span.line})",
+                    exception.clause,
+                )
+                return
+        self.exceptions.append(exception)
+
+    def exception(
+        self, tree: Tree, clause: ast.Clause, words: ast.TextPiece | None
+    ) -> ast.ExceptionRule:
+        head, tail = self._split(tree.children, "readings", "reviewed")
+        name, target, priority, expr_tree, guard = head
+        readings, reviewed = self.annotations(tail)
+        priority_token = cast(Token, priority)
+        if "." in str(priority_token):
+            self.error(
+                _span(priority_token),
+                f"the priority of exception '{name}' is {priority_token}: a priority is a "
+                "whole number",
+                clause,
+            )
+        return ast.ExceptionRule(
+            name=str(name),
+            target=str(target),
+            priority=int(Fraction(str(priority_token))),
+            expr=self.expr(expr_tree),
+            condition=self.when(cast(Tree, guard)),
+            span=_span(tree),
+            name_span=_span(cast(Token, name)),
+            target_span=_span(cast(Token, target)),
+            priority_span=_span(priority_token),
             readings=readings,
             reviewed=reviewed,
             clause=clause,

@@ -220,7 +220,15 @@ class Narrator:
             shown_value += f" ({percent(step.value)})"  # type: ignore[arg-type]
         title = step_title(step)
         applied = True
-        if step.applied is False and step.condition is not None:
+        if step.exception is not None:
+            exception = step.exception
+            text = self._formula(exception.expr, step)
+            text += (
+                f", because {self.condition_text(exception.condition, step)}: the exception "
+                f"{exception.name} (priority {exception.priority}) applies instead of "
+                f"{self.cite(definition.clause)}"
+            )
+        elif step.applied is False and step.condition is not None:
             applied = False
             text = f"not applied, because {self.condition_text(step.condition, step)} is false"
         elif isinstance(definition, ast.Cases) and step.case is not None:
@@ -241,6 +249,15 @@ class Narrator:
             text = self._formula(definition.expr, step)
             if definition.condition is not None:
                 text += f", because {self.condition_text(definition.condition, step)}"
+        if definition.exceptions and step.exception is None:
+            text += (
+                "; no exception applies ("
+                + "; ".join(
+                    f"{e.name} of {self.cite(e.clause)} needs {self.trace.source_of(e.condition)}"
+                    for e in definition.exceptions_by_priority()
+                )
+                + ")"
+            )
         if step.readings:
             chosen = ", ".join(
                 f"{r} {self.trace.evaluation.readings[r]}" for r in sorted(step.readings)

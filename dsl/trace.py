@@ -94,7 +94,10 @@ class Trace:
 
     def rule_text(self, step: Step) -> str:
         """Returns the rule behind a step as written: `= EXPR [when COND]` of the rule, or of
-        the case that fired (`otherwise` when the declared fallback applied)."""
+        the case that fired (`otherwise` when the declared fallback applied), or of the
+        exception that applied."""
+        if step.exception is not None:
+            return self._value_and_condition(step.exception.expr, step.exception.condition)
         if step.case is not None:
             return self._value_and_condition(step.case.expr, step.case.condition)
         definition = step.definition
@@ -140,13 +143,31 @@ class Trace:
         """Returns, for a value whose condition failed, the condition that failed."""
         if step.applied is False and step.condition is not None:
             return f"not applied: {self.source_of(step.condition)} is false"
-        if isinstance(step.definition, ast.Cases) and step.case is None:
+        if isinstance(step.definition, ast.Cases) and step.case is None and not step.exception:
             return "no case applied: " + "; ".join(
                 f"{self.statute.citation(c.clause)} needs {self.source_of(c.condition)}"
                 for c in step.skipped_cases
                 if c.condition is not None
             )
         return None
+
+    def exception_text(self, step: Step) -> str | None:
+        """Returns, for a definition with exceptions, which one applied (`exception NAME,
+        priority N, applies instead of CITATION`) or that none did, with what each needs;
+        None for a definition without exceptions."""
+        definition = step.definition
+        if step.exception is not None:
+            exception = step.exception
+            return (
+                f"exception {exception.name}, priority {exception.priority}, applies instead "
+                f"of {self.statute.citation(definition.clause)}"
+            )
+        if not definition.exceptions:
+            return None
+        return "no exception applies: " + "; ".join(
+            f"{e.name} ({self.statute.citation(e.clause)}) needs {self.source_of(e.condition)}"
+            for e in definition.exceptions_by_priority()
+        )
 
     # ---- aggregates -----------------------------------------------------------------------
     def element_name(self, use: AggregateUse, index: int) -> str:
@@ -234,6 +255,9 @@ class Trace:
             why_not = self.why_not(step)
             if why_not:
                 entry["why_not"] = why_not
+            if step.definition.exceptions:
+                entry["exception"] = step.exception.name if step.exception else None
+                entry["exceptions"] = self.exception_text(step)
             entry["uses"] = {
                 self.label_of(key): json_value(self.type_of(key), self.value_of(key))
                 for key in self.uses(step)
@@ -277,6 +301,10 @@ class Trace:
             why_not = self.why_not(step)
             detail = why_not if why_not else self.rule_text(step)
             lines.append(f"{inner}│ {detail}")
+            exception = self.exception_text(step)
+            if exception is not None:
+                wrapped = textwrap.wrap(exception, width=max(40, width - len(inner) - 2))
+                lines.extend(f"{inner}│ {line}" for line in wrapped)
             if step.readings:
                 readings = ", ".join(
                     f"{r} {self.evaluation.readings.get(r, self.statute.readings[r].default.name)}"
@@ -313,6 +341,9 @@ class Trace:
             cited = f"[{citation}]({link}#{step.clause.anchor})" if link else citation
             why_not = self.why_not(step)
             rule = why_not if why_not else self.rule_text(step)
+            exception = self.exception_text(step)
+            if exception is not None:
+                rule += f"; {exception}"
             if step.aggregates:
                 rule += "; " + "; ".join(self.aggregate_text(use) for use in step.aggregates)
             rows.append(

@@ -71,6 +71,9 @@ class Check:
     compositional: tuple[str, list[str]] | None = None  # (input, results) of a monotone check
     lemma: str | None = None  # an invariant that, once proved, serves later proofs
     replay: dict[str, Any] | None = None  # what a counterexample file names (verify/replay.py)
+    # A satisfiability check (its premise, with a `True` claim) proved only by a witness: the
+    # scenario Z3 finds, which the evaluator must confirm (else ERROR).
+    witness: Callable[[list[dict[str, Value]], dict[str, str]], Confirmation] | None = None
     # A claim built only when the check is proved. Z3's heuristics depend on the terms alive
     # in its context: a claim built early, kept alive, can turn another proof into a timeout.
     build: Callable[[], Term] | None = None
@@ -114,6 +117,7 @@ class Verifier:
         found.extend(self.invariant_checks())
         found.extend(self.monotone_checks())
         found.extend(self.case_checks())
+        found.extend(self.exception_checks())
         found.extend(self.bonus_checks())
         found.extend(self.count_checks())
         found.extend(self.obligation_checks())
@@ -260,6 +264,65 @@ class Verifier:
                     )
                     earlier.append(condition)
 
+    def exception_checks(self) -> Iterator[Check]:
+        """Yields, for each definition with exceptions and each value of its parameters: that
+        no two exceptions of equal priority can both apply (a conflict), that its own rule
+        applies to some valid scenario (no exception does), and that each exception gives the
+        value of some valid scenario; the last two by a witness the evaluator confirms."""
+        model = self.first
+        for definition in self.statute.definitions.values():
+            if not definition.exceptions:
+                continue
+            for values in _param_values(definition.params):
+                model.term(definition.name, values)
+                conditions = model.exception_conditions[(definition.name, values)]
+                suffix = _param_suffix(definition.params, values)
+                for (first, a), (second, b) in _pairs(conditions):
+                    if first.priority != second.priority:
+                        continue
+                    yield Check(
+                        name=f"no conflict: {definition.name}{suffix} {first.name} / {second.name}",
+                        kind="well-formed",
+                        description=f"the exceptions '{first.name}' "
+                        f"({self.citation(first.clause)}) and '{second.name}' "
+                        f"({self.citation(second.clause)}), both of priority "
+                        f"{first.priority}, never both apply",
+                        clause=second.clause,
+                        span=second.span,
+                        claim=z3.Not(z3.And(a, b)),
+                        confirm=self._confirm_evaluates(),
+                    )
+                yield Check(
+                    name=f"general rule reachable: {definition.name}{suffix}",
+                    kind="well-formed",
+                    description=f"the rule of '{definition.name}' in "
+                    f"{self.citation(definition.clause)} applies to some valid scenario: no "
+                    "exception to it does",
+                    clause=definition.clause,
+                    span=definition.span,
+                    claim=z3.BoolVal(True),
+                    premise=z3.And(*[z3.Not(c) for _, c in conditions]),
+                    witness=self._witness(definition.name, values, None),
+                )
+                for exception, condition in conditions:
+                    others = [
+                        z3.Not(c)
+                        for e, c in conditions
+                        if e is not exception and e.priority >= exception.priority
+                    ]
+                    yield Check(
+                        name=f"exception reachable: {exception.name}{suffix}",
+                        kind="well-formed",
+                        description=f"the exception '{exception.name}' "
+                        f"({self.citation(exception.clause)}) gives the value of "
+                        f"'{definition.name}' for some valid scenario",
+                        clause=exception.clause,
+                        span=exception.span,
+                        claim=z3.BoolVal(True),
+                        premise=z3.And(condition, *others),
+                        witness=self._witness(definition.name, values, exception),
+                    )
+
     def bonus_checks(self) -> Iterator[Check]:
         model = self.first
         for bonus in self.statute.bonuses:
@@ -351,6 +414,25 @@ class Verifier:
         def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
             found = judge_evaluates(self.program, scenarios[0], readings)
             return Confirmation(found.violated, found.detail)
+
+        return confirm
+
+    def _witness(
+        self, name: str, args: tuple[Value, ...], exception: ast.ExceptionRule | None
+    ) -> Callable[..., Confirmation]:
+        """Returns the judge of a witness scenario: the evaluator, tracing `name(args)`, must
+        take its value from `exception` (None: from the definition's own rule)."""
+
+        def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
+            selected = {rid: r.default.name for rid, r in self.statute.readings.items()}
+            selected.update(readings)
+            evaluation = Evaluation(self.program, scenarios[0], selected, True)
+            evaluation.get(name, args)
+            step = evaluation.steps[(name, args)]
+            applied = step.exception.name if step.exception is not None else None
+            wanted = exception.name if exception is not None else None
+            said = f"exception {applied} applies" if applied else "no exception applies"
+            return Confirmation(applied == wanted, f"the evaluator confirms it: {said}")
 
         return confirm
 
@@ -458,6 +540,8 @@ class Verifier:
                     time.perf_counter() - started,
                     detail="the premise never holds for a valid scenario",
                 )
+        if check.witness is not None:
+            return self._witnessed(check, started, solver, validate)
         if check.kind == "invariant" and self.monotone.from_facts(check.claim):
             return self._proved(check, started, "from what is proved of the definitions it uses")
         if check.compositional is not None:
@@ -528,6 +612,46 @@ class Verifier:
                     "the translation to Z3): " + confirmation.detail
                 )
         outcome.seconds = time.perf_counter() - started
+        return outcome
+
+    def _witnessed(
+        self,
+        check: Check,
+        started: float,
+        solver: z3.Solver,
+        validate: Callable[[dict[str, object]], dict[str, Value]],
+    ) -> Outcome:
+        """Returns the outcome of a check proved by a witness: PROVED when the evaluator
+        confirms the scenario Z3 found for the premise (it exists, whatever the lengths of its
+        lists), ERROR when it does not."""
+        exact, readings = self.first.scenario(solver.model(), exact=True)
+        shown = scenario_text(self.statute, exact)
+        assert check.witness is not None
+        try:
+            confirmation = check.witness([validate(exact)], readings)
+        except Exception as error:
+            return Outcome(
+                check,
+                ERROR,
+                time.perf_counter() - started,
+                [shown],
+                readings,
+                detail=f"the witness is not confirmed by the evaluator: {error}",
+            )
+        if not confirmation.reproduced:
+            return Outcome(
+                check,
+                ERROR,
+                time.perf_counter() - started,
+                [shown],
+                readings,
+                detail="the evaluator does not confirm the witness (a bug in the translation "
+                "to Z3): " + confirmation.detail,
+            )
+        outcome = Outcome(
+            check, PROVED, time.perf_counter() - started, detail=f"witness: {confirmation.detail}"
+        )
+        outcome.extra["witness"] = shown
         return outcome
 
 

@@ -67,7 +67,7 @@ class ClauseChange:
 
 @dataclass
 class PartChange:
-    """A part of a changed definition: its header or one of its cases."""
+    """A part of a changed definition: its header, one of its cases or an exception to it."""
 
     part: str
     status: str
@@ -251,7 +251,8 @@ def _input_text(statute: ast.Statute, declared: ast.Input) -> str:
 
 def _definition_parts(statute: ast.Statute, definition: ast.Rule | ast.Cases) -> dict[str, str]:
     """Returns the parts of a definition keyed by a stable label: `header`, then one entry per
-    case (`case (b)(3)`, `case (b)(3) #2` for a second case in the same clause)."""
+    case (`case (b)(3)`, `case (b)(3) #2` for a second case in the same clause) and per
+    exception to it (`exception NAME`)."""
     parts = {"header": _source(statute, definition.span)}
     if isinstance(definition, ast.Cases):
         seen: dict[str, int] = {}
@@ -260,6 +261,8 @@ def _definition_parts(statute: ast.Statute, definition: ast.Rule | ast.Cases) ->
             seen[citation] = seen.get(citation, 0) + 1
             label = f"case {citation}" + (f" #{seen[citation]}" if seen[citation] > 1 else "")
             parts[label] = _source(statute, case.span)
+    for exception in definition.exceptions:
+        parts[f"exception {exception.name}"] = _source(statute, exception.span)
     return parts
 
 
@@ -267,6 +270,7 @@ def _definition_clauses(definition: ast.Rule | ast.Cases) -> list[ast.Clause]:
     found = [definition.clause]
     if isinstance(definition, ast.Cases):
         found.extend(case.clause for case in definition.cases if case.clause not in found)
+    found.extend(e.clause for e in definition.exceptions if e.clause not in found)
     return found
 
 

@@ -144,6 +144,11 @@ class Model:
         self.constraints: list[Term] = []
         self.obligations: list[Obligation] = []
         self.memo: dict[tuple[str, tuple[Value, ...]], Term] = {}
+        # For each definition with exceptions and its arguments, each exception (the highest
+        # priority first) with the term of its condition: the checks of verify/checks.py.
+        self.exception_conditions: dict[
+            tuple[str, tuple[Value, ...]], list[tuple[ast.ExceptionRule, Term]]
+        ] = {}
         self.clauses: list[ast.Clause] = [statute.sections[0]]
         # Which definition instances and inputs each definition instance uses directly.
         self.building: list[tuple[str, tuple[Value, ...]]] = []
@@ -326,16 +331,44 @@ class Model:
         return _number(value)
 
     def _definition(self, definition: ast.Rule | ast.Cases, bound: Mapping[str, Term]) -> Term:
+        if not definition.exceptions:
+            return self._own(definition, bound, z3.BoolVal(True))
+        # Every exception's condition is evaluated; the highest priority that holds gives the
+        # value (a conflict of equal priorities is a check of its own); none, the definition's
+        # own, reached only then.
+        true = z3.BoolVal(True)
+        conditions: list[tuple[ast.ExceptionRule, Term]] = []
+        for exception in definition.exceptions_by_priority():
+            self.clauses.append(exception.clause)
+            conditions.append((exception, self.expr(exception.condition, bound, true)))
+            self.clauses.pop()
+        key = self.building[-1]
+        self.exception_conditions[key] = conditions
+        none_holds = z3.And(*[z3.Not(c) for _, c in conditions])
+        result = self._own(definition, bound, none_holds)
+        for index in reversed(range(len(conditions))):
+            exception, condition = conditions[index]
+            higher = [z3.Not(c) for _, c in conditions[:index]]
+            self.clauses.append(exception.clause)
+            value = self.expr(exception.expr, bound, z3.And(condition, *higher))
+            self.clauses.pop()
+            result = z3.If(condition, value, result)
+        return result
+
+    def _own(
+        self, definition: ast.Rule | ast.Cases, bound: Mapping[str, Term], reached: Term
+    ) -> Term:
+        """Returns a definition's own value (its rule or cases), computed when `reached`."""
         true = z3.BoolVal(True)
         if isinstance(definition, ast.Rule):
             assert definition.expr is not None
             if definition.condition is None:
-                return self.expr(definition.expr, bound, true)
-            condition = self.expr(definition.condition, bound, true)
-            value = self.expr(definition.expr, bound, condition)
+                return self.expr(definition.expr, bound, reached)
+            condition = self.expr(definition.condition, bound, reached)
+            value = self.expr(definition.expr, bound, _both(reached, condition))
             return z3.If(condition, value, self.zero(definition.type))
         conditions = []
-        guard = true
+        guard = reached
         for case in definition.cases:
             if case.condition is None:
                 conditions.append((true, case))
@@ -353,7 +386,7 @@ class Model:
             fallback = self.fresh(definition)
         result = fallback
         guards = []
-        running = true
+        running = reached
         for condition, _ in conditions:
             guards.append(z3.And(running, condition))
             if definition.order == "first-match":
@@ -1004,3 +1037,9 @@ def _list_pairs(model: Model, name: str, elements: tuple[dict[str, Value], ...])
             else:
                 pairs.append((term, _number(Fraction(value))))  # type: ignore[arg-type]
     return pairs
+
+
+def _both(first: Term, second: Term) -> Term:
+    """Returns `first and second`, just `second` when `first` is the constant true (so that a
+    definition without exceptions keeps the terms it always had)."""
+    return second if z3.is_true(first) else z3.And(first, second)

@@ -154,7 +154,8 @@ def _stated(clause: ast.Clause, unit: str) -> list[Fraction]:
 
 
 def _sites(statute: ast.Statute) -> list[_Site]:
-    """Returns every expression of a rule, a piecewise definition or a case, by position."""
+    """Returns every expression of a rule, a piecewise definition, a case or an exception, by
+    position."""
     found: list[_Site] = []
     for definition in statute.definitions.values():
         if isinstance(definition, ast.Rule):
@@ -171,6 +172,9 @@ def _sites(statute: ast.Statute) -> list[_Site]:
                 for expr in (case.expr, case.condition):
                     if expr is not None:
                         found.append(_Site(f"case {case.name}", case.clause, expr))
+    for exception in statute.exceptions:
+        for expr in (exception.expr, exception.condition):
+            found.append(_Site(f"exception {exception.name}", exception.clause, expr))
     found.sort(key=lambda site: site.expr.span.start)
     return found
 
@@ -391,6 +395,16 @@ class _Generator:
 
     # ---- conditions of rules and cases ---------------------------------------------------
     def conditions(self) -> None:
+        for exception in self.statute.exceptions:
+            span = exception.condition.span
+            self.add(
+                "dropped-condition",
+                exception.clause,
+                f"exception {exception.name}",
+                span,
+                f"drop 'when {_snippet(self.text(exception.condition))}' (when true)",
+                Edit(span.start, span.end, "true"),
+            )
         for definition in self.statute.definitions.values():
             if isinstance(definition, ast.Rule):
                 if definition.condition is None or definition.expr is None:
@@ -452,13 +466,14 @@ def select(mutants: Sequence[Mutant], limit: int | None, seed: int = 0) -> list[
 
 
 def edit_regions(statute: ast.Statute) -> list[ast.Span]:
-    """Returns the spans inside which mutants may edit: every rule, piecewise declaration
-    and case (their words, carried elsewhere, are never inside them)."""
+    """Returns the spans inside which mutants may edit: every rule, piecewise declaration,
+    case and exception (their words, carried elsewhere, are never inside them)."""
     regions: list[ast.Span] = []
     for definition in statute.definitions.values():
         regions.append(definition.span)
         if isinstance(definition, ast.Cases):
             regions.extend(case.span for case in definition.cases)
+    regions.extend(exception.span for exception in statute.exceptions)
     return regions
 
 

@@ -27,7 +27,9 @@ def clauses_touched(statute: ast.Statute, reading_id: str) -> list[ast.Clause]:
         items = [
             i
             for i in clause.items
-            if isinstance(i, ast.Rule | ast.Cases | ast.Case | ast.Invariant | ast.Total)
+            if isinstance(
+                i, ast.Rule | ast.Cases | ast.Case | ast.ExceptionRule | ast.Invariant | ast.Total
+            )
         ]
         monotones = [m for m in statute.monotones if m.clause is clause]
         if any(reading_id in i.readings for i in [*items, *monotones]):

@@ -16,7 +16,7 @@ from .context import MATRIX_PAGE, STATUTE_PAGE, Site, featured_clause, relative
 from .markdown import code, escape
 from .provenance import section
 
-_ENCODED_ITEMS = ast.Rule | ast.Cases | ast.Case | ast.Invariant | ast.Total
+_ENCODED_ITEMS = ast.Rule | ast.Cases | ast.Case | ast.ExceptionRule | ast.Invariant | ast.Total
 
 
 def source_text(statute: ast.Statute, span: ast.Span) -> str:
@@ -47,7 +47,7 @@ def cited_clauses(statute: ast.Statute, items: list[object]) -> list[ast.Clause]
             exprs = [item.expr, item.condition]
         elif isinstance(item, ast.Cases):
             exprs = [item.otherwise]
-        elif isinstance(item, ast.Case):
+        elif isinstance(item, ast.Case | ast.ExceptionRule):
             exprs = [item.expr, item.condition]
         elif isinstance(item, ast.Invariant):
             exprs = [item.expr]
