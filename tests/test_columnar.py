@@ -6,7 +6,7 @@ import math
 from fractions import Fraction
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from lextrace import load_statute
@@ -28,9 +28,11 @@ def run_columns(rows: list[dict], chosen: dict[str, str]) -> tuple[dict, np.ndar
     selected = STATUTE.select_readings(chosen)
     inputs = [STATUTE.validate(row) for row in rows]
     engine = columnar.Engine(STATUTE.ast, selected)
+    # A list is no column: a row giving one goes to the scalar path (lextrace/columns.py).
     columns = {
         name: columnar.input_column(declared, [i[name] for i in inputs], engine.codes)
         for name, declared in STATUTE.ast.inputs.items()
+        if declared.type.kind != "list"
     }
     results, deferred = engine.run(columns, len(rows))
     expected = [STATUTE.evaluate_inputs(i, selected).values for i in inputs]
@@ -48,6 +50,9 @@ def exact_rows(state: dict, name: str, size: int) -> list:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rows=st.lists(scenarios(STATUTE.ast), min_size=1, max_size=40), chosen=readings(STATUTE.ast))
 def test_every_kept_row_equals_the_scalar_evaluation_exactly(rows, chosen) -> None:
+    # A payroll row is evaluated by the scalar path (tests/test_payroll.py checks the batch).
+    rows = [row for row in rows if "full_time_jobs" not in row]
+    assume(rows)
     state, deferred, expected = run_columns(rows, chosen)
     for name in STATUTE.ast.result_names:
         got = exact_rows(state, name, len(rows))
