@@ -511,6 +511,16 @@ def bind(cases: CasesFile, statute: Statute) -> list[BoundCase]:
         expected = []
         for result, written in (case.expect or {}).items():
             where = (*case.path, "expect", result)
+            base = _result_of(result)
+            if base in names and base != result and statute.ast.periods is not None:
+                result_type = statute.ast.definitions[base].type
+                value, wanted = _typed(result_type, written, case.exact)
+                if wanted is not None:
+                    reader.problem(where, f"{label}: expect.{result}", wanted, _shown(written))
+                    continue
+                to_cent = result_type.kind == "money" and not case.exact
+                expected.append(Expected(result, value, to_cent, _written(written)))
+                continue
             if result not in names:
                 reader.problem(
                     where,
@@ -692,21 +702,35 @@ def _run(statute: Statute, bound: BoundCase, trace: bool) -> Outcome:
         return Outcome(case, True)
     if result is None:
         return Outcome(case, False, detail=f"expected results, given a refusal:\n{refusal}")
-    differing = [e for e in bound.expected if not _same(e, result.values[e.result])]
+    values = result.values
+    differing = [
+        e for e in bound.expected if e.result not in values or not _same(e, values[e.result])
+    ]
     if not differing:
         return Outcome(case, True)
     traced = _evaluate(statute, case, trace=True)[0] if trace else None
     mismatches = [
         Mismatch(
             e.result,
-            _value_text(result.statute.definitions[e.result].type, result.values[e.result]),
+            _value_text(result.statute.definitions[_result_of(e.result)].type, values[e.result])
+            if e.result in values
+            else "not a result of this scenario (a result of a period is written RESULT[YEAR])",
             e.written,
             "to the cent" if e.to_cent else "exactly",
-            traced.trace.explain((e.result,)) if traced and traced.trace else "",
+            traced.trace.explain((e.result,))
+            if traced and getattr(traced, "trace", None) and e.result in traced.statute.definitions
+            else "",
         )
         for e in differing
     ]
     return Outcome(case, False, mismatches)
+
+
+def _result_of(key: str) -> str:
+    """Returns the result an expected key names: `annual_credit[2025]` (of the period of tax
+    year 2025, in a scenario of periods) names `annual_credit`."""
+    match = re.fullmatch(r"([a-z_][a-z0-9_]*)\[[0-9]+\]", key)
+    return match.group(1) if match else key
 
 
 def _same(expected: Expected, value: Value) -> bool:

@@ -161,6 +161,17 @@ class PeriodResult:
     trace: object | None = field(default=None)
 
     @property
+    def values(self) -> dict[str, Value]:
+        """Every value the result reports, flat: each period's results as `RESULT[YEAR]`
+        (`annual_credit[2025]`), then the totals by their names."""
+        found: dict[str, Value] = {}
+        for period, result in zip(self.periods, self.results, strict=True):
+            for key in self.period_keys:
+                found[f"{key}[{period.year}]"] = result.values[key]  # type: ignore[attr-defined]
+        found.update(self.totals)
+        return found
+
+    @property
     def period_keys(self) -> tuple[str, ...]:
         """The results each period reports: every result but the totals."""
         totals = {total.name for total in self.statute.totals}

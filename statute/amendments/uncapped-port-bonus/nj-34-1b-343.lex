@@ -51,6 +51,13 @@ reading I19 "How is the credit for the eligibility period computed?"
   default annual-times-period "The annual credit times the eligibility period in years (7 unless the scenario says otherwise).";
 reading I20 "How is the arithmetic done and rounded?"
   default exact-rationals "Exact rational arithmetic throughout; amounts are reported exactly and, for display, rounded half-up to the cent.";
+reading I21 "What is the median of an even number of salaries ((e), (c)(1)(f))?"
+  default mean-of-middle "The mean of the two middle salaries (exact)."
+  alternative lower-middle "The lower of the two middle salaries.";
+reading I22 "Which jobs does the wage floor of (c)(2) look at?"
+  default every-full-time-job "Every full-time job at the qualified business facility: new, retained or other.";
+reading I23 "How is the credit over the eligibility period computed, year by year?"
+  default year-by-year "Each year is computed from that year's own facts; the (g) limit applies to each year's credit; the period's total is the sum of the years' credits.";
 
 # ---- the facts of one eligible business for one tax year (the scenario contract) --------------
 
@@ -72,13 +79,15 @@ input industrial_rd_capital_investment: money = $0 min $0
   "capital investment in industrial or research and development premises for industrial or research and development use";
 input minimum_capital_investment: money = $0 min $0 above $0 when industrial_rd_capital_investment > $0
   "minimum capital investment required for eligibility under N.J.S.A. 34:1B-339(b)";
-input new_jobs: count required
+input new_jobs: count required derived by payroll_new_jobs when full_time_jobs is given
   "new full-time jobs";
-input retained_jobs: count = 0
+input retained_jobs: count = 0 derived by payroll_retained_jobs when full_time_jobs is given
   "retained full-time jobs";
 input labor_harmony_new_jobs: count = 0 max new_jobs
+  derived by payroll_labor_harmony_new_jobs when full_time_jobs is given
   "new full-time jobs in the portion of the project subject to a labor harmony agreement";
 input labor_harmony_retained_jobs: count = 0 max retained_jobs
+  derived by payroll_labor_harmony_retained_jobs when full_time_jobs is given
   "retained full-time jobs in the portion of the project subject to a labor harmony agreement";
 input training_program: bool = false
   "funds a qualifying industry-specific training program, or pays a State educational institution to provide one to the public";
@@ -87,6 +96,7 @@ input training_by_state_institution_within_10_miles: bool = false
 input small_business: bool = false
   "the eligible business qualifies as a small business";
 input project_median_salary: money required above $0
+  derived by payroll_median_salary when full_time_jobs is given
   "median salary of the new and retained full-time jobs";
 input county_median_salary: money required above $0
   "existing median salary of the county in which the facility is located";
@@ -115,13 +125,51 @@ input south_jersey_port_district: bool = false
 input board_underrepresented_share: share = 0
   "share of the governing board's members who self-identify as members of an underrepresented community";
 input lowest_full_time_hourly_wage: money required above $0
+  derived by payroll_lowest_hourly_wage when full_time_jobs is given
   "lowest hourly pay of any full-time job at the qualified business facility";
-input state_minimum_wage: money required above $0
+# The annual report's jobs (eligibility-period-format.md): given instead of the six counted
+# facts above, each of which is then derived from them by a rule in the clause that names it.
+record full_time_job "a full-time job at the qualified business facility, as the annual report lists it" {
+  id: text unique "the job's identifier in the annual report";
+  kind: enum(new, retained, other)
+    "a new or a retained full-time job under the project agreement, or another full-time job at the facility";
+  annual_salary: money above $0 "the job's annual salary";
+  hourly_wage: money above $0 "the job's hourly pay";
+  labor_harmony: bool = false
+    "the job is in the portion of the project subject to a labor harmony agreement ((c)(1)(j))";
+  requires not (kind = other and labor_harmony)
+    "a job of kind other with labor_harmony: the labor harmony agreement's portion is of the project, and a job of kind other is not in it";
+}
+input full_time_jobs: list of full_time_job optional
+  "the full-time jobs at the qualified business facility, one per job, from the annual report";
+input tax_year: count optional min 2020 max 2100
+  "the tax year the facts are of (a year of the eligibility period)";
+input state_minimum_wage: money required above $0 from nj_minimum_wage by tax_year
   "State minimum wage under N.J.S.A. 34:11-56a4 for the year";
 input board_approved_annual_limit: money optional min $0
   "the annual amount the board approved as necessary to induce the project, under (g)";
 input eligibility_period_years: count = 7 min 1 max 10
   "years in the eligibility period";
+
+# The minimum wage fixed under N.J.S.A. 34:11-56a4, year by year: a year's rate is the one in
+# force on January 1 of that year.
+table nj_minimum_wage: money "the New Jersey minimum wage (general rate)"
+  source "N.J.S.A. 34:11-56a4; rates published each year by the New Jersey Department of Labor and Workforce Development"
+  from 2020-01-01 $11.00
+  from 2021-01-01 $12.00
+  from 2022-01-01 $13.00
+  from 2023-01-01 $14.13
+  from 2024-01-01 $15.13
+  from 2025-01-01 $15.49
+  from 2026-01-01 $15.92
+  until 2026-12-31;
+
+# The eligibility period year by year (eligibility-period-format.md): each year its own jobs.
+periods eligibility_period by tax_year at most 10
+  "the years of the eligibility period, each computed from its own facts"
+  each new_jobs, retained_jobs, labor_harmony_new_jobs, labor_harmony_retained_jobs,
+    project_median_salary, lowest_full_time_hourly_wage, full_time_jobs
+  without eligibility_period_years;
 
 results area_tier, per_job_new, per_job_new_labor_harmony, per_job_retained,
   per_job_retained_labor_harmony, annual_total_before_limit, annual_credit, eligibility_period_total;
@@ -136,6 +184,7 @@ a. "The total amount of the tax credit for an eligible business for each new or 
     the eligibility period, notwithstanding any other provisions of P.L.2020, c.156 (C. 34:1B-269
     et al.) to the contrary." {
   rule eligibility_period_total: money = annual_credit * eligibility_period_years reading I19, I20;
+  total eligibility_period_total = sum of annual_credit over eligibility_period reading I23;
 
   invariant amounts_not_negative "No amount of the credit is ever negative.":
     per_job_new >= $0 and per_job_new_labor_harmony >= $0 and per_job_retained >= $0
@@ -282,6 +331,10 @@ c. {
          an eligible business receiving a bonus under this subparagraph may exceed the
          limitation applicable to the eligible business pursuant to subsection d. of this
          section by an amount not to exceed $1,000;" {
+      rule payroll_labor_harmony_new_jobs: count =
+        count of full_time_jobs where kind = new and labor_harmony;
+      rule payroll_labor_harmony_retained_jobs: count =
+        count of full_time_jobs where kind = retained and labor_harmony;
       rule labor_harmony_agreement: bool =
         labor_harmony_new_jobs + labor_harmony_retained_jobs > 0 reading I8;
       bonus rule labor_harmony_bonus(covered: bool): money = $2,000 when covered reading I8;
@@ -378,6 +431,7 @@ c. {
        qualified business facility that pay less than $15 per hour or 120 percent of the minimum
        wage fixed under subsection a. of section 5 of P.L.1966, c.113 (C. 34:11-56a4), whichever
        is higher." {
+    rule payroll_lowest_hourly_wage: money = min of hourly_wage in full_time_jobs reading I22;
     rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;
     rule bonuses_awarded: bool = lowest_full_time_hourly_wage >= wage_floor reading I13;
     rule awarded_bonus_total(covered: bool): money =
@@ -454,6 +508,11 @@ e. "The authority shall reduce the gross amount of tax credits per full-time job
        project agreement is less than the existing median salary for the county in which the
        qualified business facility is located; or" {
     case salary_reference = county_median_salary when not government_restricted_municipality;
+    rule payroll_median_salary: money =
+      if reading I21 is lower-middle
+      then (median_low of annual_salary in full_time_jobs where kind = new or kind = retained)
+      else (median of annual_salary in full_time_jobs where kind = new or kind = retained)
+      reading I21;
   }
   (2) "for a project located in a government-restricted municipality, if the median salary of
        new full-time jobs and retained full-time jobs subject to the project agreement is less
@@ -519,11 +578,13 @@ f. "After the determination by the authority of the gross amount of tax credits 
 
   (1) "for each new full-time job, the eligible business shall be allowed tax credits equaling
        100 percent of the gross amount of tax credits for each new full-time job; and" {
+    rule payroll_new_jobs: count = count of full_time_jobs where kind = new;
     rule per_job_new: money = 100% * net_amount(covered: false) reading I17;
     rule per_job_new_labor_harmony: money = 100% * net_amount(covered: true) reading I8, I17;
   }
   (2) "for each retained full-time job, the eligible business shall be allowed tax credits
        equaling 50 percent of the gross amount of tax credits for each retained full-time job." {
+    rule payroll_retained_jobs: count = count of full_time_jobs where kind = retained;
     rule per_job_retained: money = 50% * net_amount(covered: false) reading I17;
     rule per_job_retained_labor_harmony: money = 50% * net_amount(covered: true) reading I8, I17;
     invariant retained_is_half_of_new "Each retained job is allowed 50 percent of what a new job
