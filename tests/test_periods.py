@@ -350,3 +350,23 @@ def test_a_total_must_name_results_and_the_periods(
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
         assert main(["check", "-e", str(path)]) == exits.BAD_INPUT
         assert words in capsys.readouterr().err
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_any_scenario_of_periods_is_its_years_evaluated_alone_and_summed(data: Any) -> None:
+    from lextrace.verify.strategies import period_scenarios, readings
+
+    statute = load_statute()
+    scenario = data.draw(period_scenarios(statute.ast))
+    chosen = data.draw(readings(statute.ast))
+    result = statute.evaluate(scenario, chosen)
+    assert isinstance(result, PeriodResult)
+    top = {k: v for k, v in scenario.items() if k != "eligibility_period"}
+    total = Fraction(0)
+    for own, year_result in zip(scenario["eligibility_period"], result.results, strict=True):
+        alone = statute.evaluate({**top, **own}, chosen)
+        for key in result.period_keys:
+            assert year_result.values[key] == alone.values[key], key
+        total += alone.values["annual_credit"]
+    assert result.totals["eligibility_period_total"] == total

@@ -289,3 +289,66 @@ def readings(statute: ast.Statute) -> st.SearchStrategy[dict[str, str]]:
         if reading.alternatives
     }
     return st.fixed_dictionaries(choices)
+
+
+def period_scenarios(
+    statute: ast.Statute, list_size: int = 4
+) -> st.SearchStrategy[dict[str, object]]:
+    """Returns a strategy of valid scenarios of periods, for an encoding that declares them:
+    one to `at most` periods, each a valid scenario of its own (without the facts the period
+    form refuses), their year input strictly rising within its bounds, the facts not given
+    `each` period sometimes given once at the top level instead."""
+    periods = statute.periods
+    if periods is None:
+        raise ValueError(f"{statute.name} declares no periods")
+    declared = statute.inputs[periods.by]
+    low, _, high = _bounds(statute, declared, {})
+    first = int(low or 0)
+    last = int(high) if high is not None else first + 100
+
+    @st.composite
+    def scenario(draw: st.DrawFn) -> dict[str, object]:
+        count = draw(st.integers(1, min(periods.at_most, 4, last - first + 1)))
+        years = sorted(draw(st.sets(st.integers(first, last), min_size=count, max_size=count)))
+        shared_keys = [
+            name
+            for name in statute.inputs
+            if name not in periods.only and name not in periods.without and name != periods.by
+        ]
+        top: dict[str, object] = {}
+        chosen = draw(st.sets(st.sampled_from(shared_keys))) if shared_keys else set()
+        own_periods = []
+        for year in years:
+            own = {
+                k: v
+                for k, v in draw(_scenario_of(statute, list_size)).items()
+                if k not in periods.without
+            }
+            own[periods.by] = year
+            own_periods.append(own)
+        # A fact given once at the top level: the first period's value, left out of every
+        # period that has the same value.
+        for name in sorted(chosen):
+            if name in own_periods[0]:
+                top[name] = own_periods[0][name]
+                for own in own_periods:
+                    if own.get(name) == top[name]:
+                        own.pop(name)
+        candidate = {**top, periods.name: own_periods}
+        from lextrace.periods import split
+
+        try:
+            split(statute, candidate)
+        except ScenarioError:
+            assume(False)
+        return candidate
+
+    return scenario()
+
+
+def _scenario_of(statute: ast.Statute, list_size: int) -> st.SearchStrategy[dict[str, object]]:
+    @st.composite
+    def one(draw: st.DrawFn) -> dict[str, object]:
+        return _scenario(draw, statute, list_size)
+
+    return one()
