@@ -49,7 +49,11 @@ def bundled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 
 def test_every_check_of_the_bundled_statute_is_proved(bundled: dict) -> None:
     checks = bundled["report"]["checks"]
-    assert [c for c in checks if c["status"] != PROVED] == []
+    # Only the rules deriving the counted facts from a payroll rest on a list: those are
+    # proved for lists of a bounded length (BOUNDED), every other check for all scenarios.
+    bounded = [c["name"] for c in checks if c["status"] == "BOUNDED"]
+    assert bounded and all("payroll_" in name for name in bounded), bounded
+    assert [c for c in checks if c["status"] not in (PROVED, "BOUNDED")] == []
     assert {c["kind"] for c in checks} == {"invariant", "monotone", "well-formed", "bound"}
     assert len(checks) >= 100
     assert bundled["report"]["ok"] is True and bundled["exit"] == 0
@@ -96,7 +100,7 @@ def test_breaking_amendment_fails_with_a_counterexample_explain_reproduces(
     report = json.loads(completed.stdout)
     violated = {c["name"]: c for c in report["checks"] if c["status"] == VIOLATED}
     assert "cap_b5(covered=false)" in violated
-    assert all(c["status"] in (PROVED, VIOLATED) for c in report["checks"])
+    assert all(c["status"] in (PROVED, VIOLATED, "BOUNDED") for c in report["checks"])
     check = violated["cap_b5(covered=false)"]
     assert check["citation"] == "N.J.S.A. 34:1B-343(d)(5)"
     written = out / "cap_b5-covered-false.json"

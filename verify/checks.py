@@ -494,10 +494,18 @@ class Verifier:
         return False
 
     def _decide(self, check: Check, *facts: Term) -> tuple[Any, z3.Solver]:
-        """Returns Z3's answer for the facts under the input constraints, and its solver."""
+        """Returns Z3's answer for the facts under the input constraints, and its solver.
+
+        A check that does not rest on a list is decided over scenarios that give no evidence
+        an input is derived from (`derived by ... when ...`): a derived value is a value the
+        input may take, so such scenarios cover every other, and a counterexample is then a
+        scenario that gives its inputs directly."""
         constraints = list(self.first.constraints)
         if check.second is not None:
             constraints += check.second.constraints
+        if not self._rests_on_lists(check):
+            models = [self.first] if check.second is None else [self.first, check.second]
+            constraints += [z3.Not(c) for model in models for c in model.derivation_conditions()]
         return decide([*constraints, *facts], self.timeout_ms)
 
     def _confirms(

@@ -793,6 +793,16 @@ class Model:
         )
 
     # ---- models back to scenarios ---------------------------------------------------------
+    def derivation_conditions(self) -> list[Term]:
+        """Returns, for each input `derived by` a rule, the term of the condition under which
+        a scenario derives it instead of giving it."""
+        true = z3.BoolVal(True)
+        return [
+            self.expr(d.derived_by.condition, {}, true, record=False)
+            for d in self.statute.inputs.values()
+            if d.derived_by is not None
+        ]
+
     def scenario(
         self, model: z3.ModelRef, exact: bool = False
     ) -> tuple[dict[str, object], dict[str, str]]:
@@ -824,6 +834,12 @@ class Model:
         for reading_id, variable in self.readings.items():
             index = model.eval(variable, model_completion=True).as_long()
             readings[reading_id] = self.statute.readings[reading_id].options[index].name
+        scenario = without_derived(self.statute, scenario)
+        if not any(name in scenario for name in self.lists):
+            # A reading only the derivation of inputs from a list rests on is not one of a
+            # scenario that gives no list.
+            for reading_id in derivation_only_readings(self.statute):
+                readings.pop(reading_id, None)
         return scenario, readings
 
     def _list_scenario(
@@ -1043,3 +1059,41 @@ def _both(first: Term, second: Term) -> Term:
     """Returns `first and second`, just `second` when `first` is the constant true (so that a
     definition without exceptions keeps the terms it always had)."""
     return second if z3.is_true(first) else z3.And(first, second)
+
+
+def without_derived(statute: ast.Statute, scenario: dict[str, object]) -> dict[str, object]:
+    """Returns a scenario without the inputs it derives (`derived by RULE when CONDITION`,
+    the condition holding on what it gives), which a scenario may not also give."""
+    derived = [d for d in statute.inputs.values() if d.derived_by is not None]
+    if not derived:
+        return scenario
+    from lextrace.dsl.evaluator import Evaluation, compiled
+
+    program = compiled(statute)
+    values = {name: scenario.get(name) for name in statute.inputs}
+    evaluation = Evaluation(program, values, {}, False)  # type: ignore[arg-type]
+    kept = dict(scenario)
+    for declared in derived:
+        assert declared.derived_by is not None
+        try:
+            holds = bool(program.condition(declared.derived_by.condition)(evaluation, {}))
+        except Exception:  # a condition beyond what the scenario's values can decide
+            continue
+        if holds:
+            kept.pop(declared.name, None)
+    return kept
+
+
+def derivation_only_readings(statute: ast.Statute) -> set[str]:
+    """Returns the readings that only the rules deriving inputs rest on."""
+    from lextrace.dsl.checker import readings_used, references
+
+    rules = [d.derived_by.rule for d in statute.inputs.values() if d.derived_by is not None]
+    if not rules:
+        return set()
+    roots = set(statute.result_names)
+    for invariant in statute.invariants:
+        roots |= references(statute, invariant.expr)
+    for monotone in statute.monotones:
+        roots |= {name for name, _ in monotone.results}
+    return readings_used(statute, rules) - readings_used(statute, sorted(roots))

@@ -35,7 +35,7 @@ from lextrace.dsl.errors import FieldProblem, ScenarioError
 from lextrace.dsl.evaluator import EvaluationError, Program, evaluate
 from lextrace.dsl.reserved import META_KEY, READINGS_KEY
 from lextrace.dsl.trace import display
-from lextrace.dsl.values import Value
+from lextrace.dsl.values import Derived, Value
 
 FUNCTIONS = ("floor", "min", "max")
 
@@ -154,9 +154,17 @@ def judge_evaluates(
     from itertools import product
 
     statute = program.statute
+    # A rule deriving an input (`derived by`) is evaluated only by a scenario that derives it.
+    idle = {
+        d.derived_by.rule
+        for d in statute.inputs.values()
+        if d.derived_by is not None and type(inputs.get(d.name)) is not Derived
+    }
     try:
         evaluation = evaluate(program, inputs, _selected(statute, readings))
         for definition in statute.definitions.values():
+            if definition.name in idle:
+                continue
             domains = [
                 [False, True] if p.type.kind == "bool" else list(p.type.members)
                 for p in definition.params

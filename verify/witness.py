@@ -34,7 +34,7 @@ import z3
 from lextrace.dsl import ast
 from lextrace.dsl.scenario import default_value
 
-from .model import Model, Term
+from .model import Model, Term, derivation_only_readings, without_derived
 
 # Z3 work allowed to one question and to one counterexample in all (Z3's deterministic
 # resource count, not a time: about a second per 250,000 on hard questions here), and the
@@ -119,11 +119,18 @@ class Minimiser:
                 if declared.type.kind == "enum":
                     value = declared.type.members[value]
                 scenario[name] = value
-            scenarios.append(scenario)
+            scenarios.append(without_derived(self.statute, scenario))
         readings = {
             rid: self.statute.readings[rid].options[point[variable.get_id()]].name
             for rid, variable in self.copies[0].readings.items()
         }
+        if not any(
+            d.type.kind == "list" and d.name in s
+            for s in scenarios
+            for d in self.statute.inputs.values()
+        ):
+            for reading_id in derivation_only_readings(self.statute):
+                readings.pop(reading_id, None)
         return scenarios, readings
 
     def violates(self, point: dict[int, Any]) -> bool:
@@ -292,10 +299,13 @@ def minimise(
 ) -> Minimised | None:
     """Returns the canonical, readable counterexample of a violation (`facts`, of which
     `model` is one solution) confirmed by `confirm`, or None when it cannot be found (always
-    for an encoding with list inputs, whose elements the minimiser does not fix: the model's
+    when the violation gives a list, whose elements the minimiser does not fix: the model's
     own point is then written)."""
-    if any(copy.lists for copy in copies):
-        return None
+    for copy in copies:
+        for name in copy.lists:
+            given = copy.given.get(name)
+            if given is None or z3.is_true(model.eval(given, model_completion=True)):
+                return None
     return Minimiser(copies, facts, model, confirm).run()
 
 
