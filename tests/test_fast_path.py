@@ -53,6 +53,12 @@ def test_fast_path_equals_the_reference_on_the_amendment_drafts(data) -> None:
         scenario = data.draw(scenarios(statute.ast))
         selected = statute.select_readings(data.draw(readings(statute.ast)))
         inputs = statute.validate(scenario)
+        if any(type(value) is Derived for value in inputs.values()):
+            # Facts derived from a payroll are computed by the reference evaluator, always.
+            assert statute.evaluate_inputs(inputs, selected).values == reference(
+                statute, inputs, selected
+            )
+            continue
         fast = codegen.run_fast(statute.ast, inputs, selected)
         assert fast is not None
         assert fast == reference(statute, inputs, selected)

@@ -45,9 +45,12 @@ def _dependents(name: str) -> set[str]:
     found = set()
     for declared in INPUTS.values():
         exprs = [declared.required_when]
+        if declared.derived_by is not None:  # given with the evidence it is derived from
+            exprs.append(declared.derived_by.condition)
         for bound in declared.bounds:
             exprs += [bound.value, bound.when]
-        if any(isinstance(node, ast.Ref) and node.name == name for e in exprs for node in walk(e)):
+        named = (ast.Ref, ast.Given)
+        if any(isinstance(node, named) and node.name == name for e in exprs for node in walk(e)):
             found.add(declared.name)
     return found
 
@@ -170,7 +173,9 @@ def check_refused(error: ScenarioError, blameable: set[str] | None) -> None:
             assert f"field '{problem.field}'" in rendered
             assert len(problem.given) <= 260, problem.given  # long values are cut, not dumped
         if blameable is not None:
-            assert problem.field in blameable | {"<file>"}, (problem.field, blameable)
+            # A problem inside a list is at a path below its field: full_time_jobs[3].kind.
+            head = problem.field.split("[")[0]
+            assert head in blameable | {"<file>"}, (problem.field, blameable)
 
 
 def load_and_evaluate(
@@ -224,7 +229,8 @@ def test_any_document(document: object) -> None:
     elif isinstance(outcome, ScenarioError):
         shown = {key if len(key) <= 60 else key[:57] + "..." for key in document}
         for problem in outcome.problems:  # a declared field, a key of the document, the file
-            assert problem.field in {*NAMES, *shown, "<file>"}, problem.field
+            head = problem.field.split("[")[0]  # or a path inside a list: jobs[0].kind
+            assert problem.field in {*NAMES, *shown, "<file>"} or head in NAMES, problem.field
 
 
 def _as_toml(scenario: dict[str, Any]) -> str:

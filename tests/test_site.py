@@ -83,9 +83,13 @@ def test_the_register_lists_the_examples_whose_trace_rests_on_each_reading(site:
     page = readings_page.page(site)
     used_by: dict[str, set[str]] = {}
     for example in site.examples:
-        for step in example.result.to_json()["trace"]:
-            for reading in step.get("readings", []):
-                used_by.setdefault(reading, set()).add(example.title)
+        output = example.result.to_json()
+        # A scenario of periods has a trace for each period.
+        traces = [output["trace"]] if "trace" in output else [y["trace"] for y in output["years"]]
+        for trace in traces:
+            for step in trace:
+                for reading in step.get("readings", []):
+                    used_by.setdefault(reading, set()).add(example.title)
     listed_somewhere = 0
     for reading in site.ast.readings:
         section = page.split(f"{{ #{reading.lower()} }}")[1].split("\n## ")[0]
@@ -102,6 +106,7 @@ def test_the_register_lists_the_examples_whose_trace_rests_on_each_reading(site:
 
 def test_every_example_has_a_page_with_linked_citations(site: Site) -> None:
     stems = sorted(path.stem for path in EXAMPLES.glob("*.json"))
+    stems += sorted(path.stem for path in (EXAMPLES / "eligibility-period").glob("*.json"))
     assert [example.stem for example in site.examples] == stems
     page = example_pages.example_page(site, site.examples[0])
     assert "](../statute.md#" in page

@@ -835,12 +835,7 @@ class Model:
             index = model.eval(variable, model_completion=True).as_long()
             readings[reading_id] = self.statute.readings[reading_id].options[index].name
         scenario = without_derived(self.statute, scenario)
-        if not any(name in scenario for name in self.lists):
-            # A reading only the derivation of inputs from a list rests on is not one of a
-            # scenario that gives no list.
-            for reading_id in derivation_only_readings(self.statute):
-                readings.pop(reading_id, None)
-        return scenario, readings
+        return scenario, readings_of(self.statute, [scenario], readings)
 
     def _list_scenario(
         self, declared: ast.Input, model: z3.ModelRef, length: int, exact: bool
@@ -1082,6 +1077,18 @@ def without_derived(statute: ast.Statute, scenario: dict[str, object]) -> dict[s
         if holds:
             kept.pop(declared.name, None)
     return kept
+
+
+def readings_of(
+    statute: ast.Statute, scenarios: list[dict[str, object]], readings: dict[str, str]
+) -> dict[str, str]:
+    """Returns the readings a counterexample records: without those only the derivation of
+    inputs from a list rests on, when none of its scenarios gives a list."""
+    lists = {d.name for d in statute.inputs.values() if d.type.kind == "list"}
+    if any(name in scenario for scenario in scenarios for name in lists):
+        return readings
+    dropped = derivation_only_readings(statute)
+    return {rid: option for rid, option in readings.items() if rid not in dropped}
 
 
 def derivation_only_readings(statute: ast.Statute) -> set[str]:

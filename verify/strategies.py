@@ -321,7 +321,7 @@ def period_scenarios(
         for year in years:
             own = {
                 k: v
-                for k, v in draw(_scenario_of(statute, list_size)).items()
+                for k, v in draw(scenarios(statute, list_size)).items()
                 if k not in periods.without
             }
             own[periods.by] = year
@@ -344,11 +344,3 @@ def period_scenarios(
         return candidate
 
     return scenario()
-
-
-def _scenario_of(statute: ast.Statute, list_size: int) -> st.SearchStrategy[dict[str, object]]:
-    @st.composite
-    def one(draw: st.DrawFn) -> dict[str, object]:
-        return _scenario(draw, statute, list_size)
-
-    return one()

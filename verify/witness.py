@@ -34,7 +34,7 @@ import z3
 from lextrace.dsl import ast
 from lextrace.dsl.scenario import default_value
 
-from .model import Model, Term, derivation_only_readings, without_derived
+from .model import Model, Term, readings_of, without_derived
 
 # Z3 work allowed to one question and to one counterexample in all (Z3's deterministic
 # resource count, not a time: about a second per 250,000 on hard questions here), and the
@@ -124,14 +124,7 @@ class Minimiser:
             rid: self.statute.readings[rid].options[point[variable.get_id()]].name
             for rid, variable in self.copies[0].readings.items()
         }
-        if not any(
-            d.type.kind == "list" and d.name in s
-            for s in scenarios
-            for d in self.statute.inputs.values()
-        ):
-            for reading_id in derivation_only_readings(self.statute):
-                readings.pop(reading_id, None)
-        return scenarios, readings
+        return scenarios, readings_of(self.statute, scenarios, readings)
 
     def violates(self, point: dict[int, Any]) -> bool:
         """True when the evaluator confirms a violation at this point."""
