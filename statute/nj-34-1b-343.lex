@@ -428,8 +428,8 @@ c. {
     rule payroll_lowest_hourly_wage: money = min of hourly_wage in full_time_jobs reading I22;
     rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;
     rule bonuses_awarded: bool = lowest_full_time_hourly_wage >= wage_floor reading I13;
-    rule awarded_bonus_total(covered: bool): money =
-      bonus_total(covered: covered) when bonuses_awarded reading I13;
+    exception wage_floor_withholds_bonuses to bonus_total priority 1 =
+      $0 when not bonuses_awarded reading I13;
     invariant no_bonus_below_the_wage_floor(covered: bool) "Below $15 an hour, or below 120
       percent of the minimum wage, no bonus is awarded: the gross amount is the base amount.":
       lowest_full_time_hourly_wage < $15 or lowest_full_time_hourly_wage < 120% * state_minimum_wage
@@ -453,7 +453,7 @@ d. "The gross amount of the tax credit available to an eligible business for eac
     pursuant to subsection c. of this section, subject to the following limitations:" {
   cases gross_cap: money exclusive reading I1;
   rule gross_amount(covered: bool): money =
-    min(base_amount + awarded_bonus_total(covered: covered),
+    min(base_amount + bonus_total(covered: covered),
         gross_cap + cap_allowance(covered: covered)) reading I15;
 
   (1) "for a mega project or a project in a government-restricted municipality, the gross
@@ -568,6 +568,7 @@ f. "After the determination by the authority of the gross amount of tax credits 
     + per_job_retained * (retained_jobs - labor_harmony_retained_jobs)
     + per_job_retained_labor_harmony * labor_harmony_retained_jobs
     reading I8, I17;
+  rule annual_credit: money = annual_total_before_limit;
 
   (1) "for each new full-time job, the eligible business shall be allowed tax credits equaling
        100 percent of the gross amount of tax credits for each new full-time job; and" {
@@ -591,10 +592,9 @@ g. "Notwithstanding the provisions of subsections a. through f. of this section 
     for each application approved by the board, the amount of tax credits available to be
     applied by the business annually shall not exceed an amount determined by the authority to
     be necessary to induce the project to be sited in New Jersey as determined by the board." {
-  rule annual_credit: money =
-    if board_approved_annual_limit is given
-    then min(annual_total_before_limit, board_approved_annual_limit)
-    else annual_total_before_limit
+  exception board_limit to annual_credit priority 1 = board_approved_annual_limit
+    when board_approved_annual_limit is given
+     and board_approved_annual_limit < annual_total_before_limit
     reading I18;
   invariant within_the_board_limit "The credit applied annually never exceeds the amount the
     board determined necessary, when it determined one.":

@@ -152,13 +152,13 @@ def test_amount_change_gives_a_witness_both_evaluators_confirm(
     assert before.trace is not None and after.trace is not None
     memo_old, memo_new = before.trace.evaluation.memo, after.trace.evaluation.memo
     uncovered = (False,)
-    assert memo_new[("awarded_bonus_total", uncovered)] - memo_old[
-        ("awarded_bonus_total", uncovered)
+    assert memo_new[("bonus_total", uncovered)] - memo_old[
+        ("bonus_total", uncovered)
     ] == Fraction(250)
     limit = memo_old[("gross_cap", ())] + memo_old[("cap_allowance", uncovered)]
     base = memo_old[("base_amount", ())]
-    gross_old = min(base + memo_old[("awarded_bonus_total", uncovered)], limit)
-    gross_new = min(base + memo_new[("awarded_bonus_total", uncovered)], limit)
+    gross_old = min(base + memo_old[("bonus_total", uncovered)], limit)
+    gross_new = min(base + memo_new[("bonus_total", uncovered)], limit)
     assert memo_old[("credit_barred", ())] is False
     kept = 1 - memo_old[("salary_shortfall", ())]
     assert new_value - old_value == (gross_new - gross_old) * kept  # type: ignore[operator]

@@ -52,7 +52,7 @@ def test_trace_steps_carry_citation_words_rule_and_inputs(statute: Statute) -> N
     assert gross["citation"] == "N.J.S.A. 34:1B-343(d)"
     assert set(gross["uses"]) == {
         "base_amount",
-        "awarded_bonus_total(covered=false)",
+        "bonus_total(covered=false)",
         "gross_cap",
         "cap_allowance(covered=false)",
     }
