@@ -247,6 +247,10 @@ c. {
          with a Municipal Revitalization Index distress score greater than 50, an increase of
          $1,000 per year;" {
       bonus rule distress_score_bonus: money = $1,000 when mri_distress_score > 50 reading I2;
+      invariant distress_score_bonus_paid "A distress score greater than 50 earns the increase of $1,000.":
+        mri_distress_score > 50 implies distress_score_bonus = $1,000 reading I2;
+      invariant distress_score_bonus_only_above_50 "A distress score of 50 or less earns nothing under this subparagraph.":
+        mri_distress_score <= 50 implies distress_score_bonus = $0 reading I2;
     }
     (b) "for an eligible business with a qualified business facility at which the capital
          investment in industrial or research and development premises for industrial or
@@ -265,6 +269,14 @@ c. {
         if mega_project or government_restricted_municipality then $5,000 else $1,500 reading I3;
       bonus rule investment_bonus: money =
         min($500 * investment_steps, investment_bonus_maximum) reading I3;
+      invariant investment_bonus_paid "An investment in excess of the minimum by 40 percent of it earns at least $500.":
+        minimum_capital_investment > $0
+        and industrial_rd_capital_investment - minimum_capital_investment >= 40% * minimum_capital_investment
+        implies investment_bonus >= $500 reading I3;
+      invariant investment_bonus_only_in_excess "An investment not in excess of the minimum earns nothing under this subparagraph.":
+        industrial_rd_capital_investment <= minimum_capital_investment implies investment_bonus = $0 reading I3;
+      invariant investment_bonus_maximum_1500 "The maximum increase is $1,500 per year, unless the project is a mega project or the facility is in a government-restricted municipality.":
+        not (mega_project or government_restricted_municipality) implies investment_bonus <= $1,500 reading I3;
     }
     (c) "for an eligible business with large numbers of new full-time jobs during the
          eligibility period, the increases shall be in accordance with the following schedule:" {
@@ -272,6 +284,12 @@ c. {
 
       (i) "if the number of new full-time jobs is between 251 and 400, $500 per year;" {
         case large_employer_bonus = $500 when new_jobs >= 251 and new_jobs <= 400;
+        invariant large_employer_bonus_paid_from_251 "251 or more new full-time jobs earn at
+          least $500.":
+          new_jobs >= 251 implies large_employer_bonus >= $500 reading I4;
+        invariant large_employer_bonus_only_from_251 "Fewer than 251 new full-time jobs earn
+          nothing under this subparagraph, whatever the retained jobs.":
+          new_jobs < 251 implies large_employer_bonus = $0 reading I4;
       }
       (ii) "if the number of new full-time jobs is between 401 and 600, $750 per year;" {
         case large_employer_bonus = $750 when new_jobs >= 401 and new_jobs <= 600;
@@ -284,6 +302,9 @@ c. {
       }
       (v) "if the number of new full-time jobs is in excess of 1,000, $1,500 per year;" {
         case large_employer_bonus = $1,500 when new_jobs > 1000;
+        invariant large_employer_bonus_paid_over_1000 "More than 1,000 new full-time jobs earn
+          $1,500.":
+          new_jobs > 1000 implies large_employer_bonus = $1,500 reading I4;
       }
     }
     (d) "for an eligible business that annually funds an industry-specific training program,
@@ -296,10 +317,20 @@ c. {
       bonus rule training_bonus: money =
         if training_by_state_institution_within_10_miles then $1,000 else $500
         when training_program reading I5;
+      invariant training_bonus_paid "A funded training program earns $500; $1,000 when a State educational institution within 10 miles provides it.":
+        (training_program implies training_bonus >= $500)
+        and (training_program and training_by_state_institution_within_10_miles
+             implies training_bonus = $1,000) reading I5;
+      invariant training_bonus_only_with_a_program "Without a training program, nothing under this subparagraph.":
+        not training_program implies training_bonus = $0 reading I5;
     }
     (e) "for an eligible business that qualifies as a small business, an increase of $500 per
          year;" {
       bonus rule small_business_bonus: money = $500 when small_business;
+      invariant small_business_bonus_paid "A small business earns the increase of $500.":
+        small_business implies small_business_bonus = $500;
+      invariant small_business_bonus_only_for_small_business "A business that is not a small business earns nothing under this subparagraph.":
+        not small_business implies small_business_bonus = $0;
     }
     (f) "for an eligible business with new full-time jobs and retained full-time jobs at the
          qualified business facility with a median salary in excess of the existing median
@@ -314,16 +345,28 @@ c. {
         (project_median_salary - salary_reference) / salary_reference
         when project_median_salary > salary_reference reading I6, I7;
       bonus rule salary_bonus: money = min($200 * floor(salary_excess / 35%), $1,000) reading I7;
+      invariant salary_bonus_paid "A median salary in excess of the reference by 35 percent of it earns at least $200.":
+        project_median_salary - salary_reference >= 35% * salary_reference implies salary_bonus >= $200 reading I6, I7;
+      invariant salary_bonus_only_in_excess "A median salary not in excess of the reference earns nothing under this subparagraph.":
+        project_median_salary <= salary_reference implies salary_bonus = $0 reading I6, I7;
     }
     (g) "(Deleted by amendment, P.L.2021, c.160);"
       text_only "deleted by P.L.2021, c.160: it awards nothing"
     (h) "for an eligible business engaged primarily in a targeted industry, an increase of $500
          per year;" {
       bonus rule targeted_industry_bonus: money = $500 when targeted_industry;
+      invariant targeted_industry_bonus_paid "A business engaged primarily in a targeted industry earns the increase of $500.":
+        targeted_industry implies targeted_industry_bonus = $500;
+      invariant targeted_industry_bonus_only_in_one "Outside a targeted industry, nothing under this subparagraph.":
+        not targeted_industry implies targeted_industry_bonus = $0;
     }
     (i) "for an eligible business with a qualified business facility located in a qualified
          incubator facility, an increase of $500 per year;" {
       bonus rule incubator_bonus: money = $500 when qualified_incubator_facility;
+      invariant incubator_bonus_paid "A facility in a qualified incubator facility earns the increase of $500.":
+        qualified_incubator_facility implies incubator_bonus = $500;
+      invariant incubator_bonus_only_in_one "Outside a qualified incubator facility, nothing under this subparagraph.":
+        not qualified_incubator_facility implies incubator_bonus = $0;
     }
     (j) "for an eligible business that enters into a labor harmony agreement in accordance with
          section 69 of P.L.2020, c.156 (C. 34:1B-337), an increase of $2,000 per year for the
@@ -338,6 +381,8 @@ c. {
       rule labor_harmony_agreement: bool =
         labor_harmony_new_jobs + labor_harmony_retained_jobs > 0 reading I8;
       bonus rule labor_harmony_bonus(covered: bool): money = $2,000 when covered reading I8;
+      invariant labor_harmony_bonus_for_the_portion "Only the portion of the project subject to the labor harmony agreement earns the increase of $2,000.":
+        labor_harmony_bonus(covered: true) = $2,000 and labor_harmony_bonus(covered: false) = $0 reading I8;
       rule cap_allowance(covered: bool): money = $1,000
         when bonuses_awarded
          and (covered or (reading I8 is business-wide and labor_harmony_agreement))
@@ -363,6 +408,10 @@ c. {
          child care in accordance with standards adopted by the authority, an increase of $1,000
          per year;" {
       bonus rule child_care_bonus: money = $1,000 when child_care;
+      invariant child_care_bonus_paid "Access to child care earns the increase of $1,000.":
+        child_care implies child_care_bonus = $1,000;
+      invariant child_care_bonus_only_with_child_care "Without access to child care, nothing under this subparagraph.":
+        not child_care implies child_care_bonus = $0;
     }
     (l) "for an eligible business that enters, or has previously entered, into an active
          partnership with a re-entry program for the purpose of identifying and promoting
@@ -370,6 +419,10 @@ c. {
          inmates leaving the corrections system, and that hires at least one active participant
          in the re-entry program as a full-time employee, an increase of $500 per year;" {
       bonus rule reentry_bonus: money = $500 when reentry_partnership_hire;
+      invariant reentry_bonus_paid "A re-entry partnership with a hire earns the increase of $500.":
+        reentry_partnership_hire implies reentry_bonus = $500;
+      invariant reentry_bonus_only_with_a_hire "Without the partnership and the hire, nothing under this subparagraph.":
+        not reentry_partnership_hire implies reentry_bonus = $0;
     }
     (m) "for an eligible business with a qualified business facility that exceeds the Leadership
          in Energy and Environmental Design’s “Silver” rating standards but does not exceed
@@ -381,6 +434,13 @@ c. {
       case green_building_bonus = $500 when green_building = exceeds_gold;
       case green_building_bonus = $250
         when green_building = exceeds_silver or substantial_environmental_remediation;
+      invariant green_building_bonus_paid "Exceeding Gold earns $500; exceeding Silver or completing substantial environmental remediation, at least $250.":
+        (green_building = exceeds_gold implies green_building_bonus = $500)
+        and (green_building = exceeds_silver or substantial_environmental_remediation
+             implies green_building_bonus >= $250) reading I9;
+      invariant green_building_bonus_only_for_the_ratings "Neither rating nor remediation: nothing under this subparagraph.":
+        green_building = none and not substantial_environmental_remediation
+        implies green_building_bonus = $0 reading I9;
     }
     (n) "for an eligible business in a targeted industry with a qualified business facility that
          is used by the eligible business to conduct a full time collaborative relationship with
@@ -388,6 +448,10 @@ c. {
          increase of $1,000 per year;" {
       bonus rule college_collaboration_bonus: money = $1,000
         when targeted_industry and college_collaboration reading I10;
+      invariant college_collaboration_bonus_paid "A business in a targeted industry collaborating with a college or university earns the increase of $1,000.":
+        targeted_industry and college_collaboration implies college_collaboration_bonus = $1,000 reading I10;
+      invariant college_collaboration_bonus_only_with_both "Without both, nothing under this subparagraph.":
+        not (targeted_industry and college_collaboration) implies college_collaboration_bonus = $0 reading I10;
     }
     (o) "for an eligible business with a project that generates solar, geo-thermal, wind, or any
          other renewable or distributed energy on site for use within the qualified business
@@ -395,6 +459,10 @@ c. {
          facility electric supply service needs, an increase of $500 per year;" {
       bonus rule renewable_energy_bonus: money = $500
         when onsite_renewable_share >= 50% reading I11;
+      invariant renewable_energy_bonus_paid "Renewable energy on site of at least 50 percent of the facility's needs earns the increase of $500.":
+        onsite_renewable_share >= 50% implies renewable_energy_bonus = $500 reading I11;
+      invariant renewable_energy_bonus_only_from_50_percent "Less than 50 percent: nothing under this subparagraph.":
+        onsite_renewable_share < 50% implies renewable_energy_bonus = $0 reading I11;
     }
     (p) "for an eligible business with a marine terminal project in a municipality located
          outside a government-restricted municipality, but within the geographical boundaries
@@ -402,10 +470,21 @@ c. {
       bonus rule marine_terminal_bonus: money = $1,500
         when marine_terminal_project and south_jersey_port_district
          and not government_restricted_municipality reading I12;
+      invariant marine_terminal_bonus_paid "A marine terminal project in the South Jersey Port District, outside a government-restricted municipality, earns the increase of $1,500.":
+        marine_terminal_project and south_jersey_port_district and not government_restricted_municipality
+        implies marine_terminal_bonus = $1,500 reading I12;
+      invariant marine_terminal_bonus_only_there "Elsewhere, or for another project, nothing under this subparagraph.":
+        not (marine_terminal_project and south_jersey_port_district)
+        or government_restricted_municipality
+        implies marine_terminal_bonus = $0 reading I12;
     }
     (q) "for an eligible business with a qualified business facility located in a qualified
          opportunity zone, an increase of $1,000 per year; and" {
       bonus rule opportunity_zone_bonus: money = $1,000 when qualified_opportunity_zone;
+      invariant opportunity_zone_bonus_paid "A facility in a qualified opportunity zone earns the increase of $1,000.":
+        qualified_opportunity_zone implies opportunity_zone_bonus = $1,000;
+      invariant opportunity_zone_bonus_only_in_one "Outside a qualified opportunity zone (in an employment and investment corridor too), nothing under this subparagraph.":
+        not qualified_opportunity_zone implies opportunity_zone_bonus = $0;
     }
     (r) "for an eligible business if one-third or more of the members of the eligible
          business’s governing board or other governing body self-identify as members of an
@@ -415,6 +494,10 @@ c. {
          retained full-time job." {
       bonus rule board_diversity_bonus: money = $2,000
         when board_underrepresented_share >= 1/3 reading I11;
+      invariant board_diversity_bonus_paid "One-third or more of the board earns the increase of $2,000.":
+        board_underrepresented_share >= 1/3 implies board_diversity_bonus = $2,000 reading I11;
+      invariant board_diversity_bonus_only_from_one_third "Less than one-third: nothing under this subparagraph.":
+        board_underrepresented_share < 1/3 implies board_diversity_bonus = $0 reading I11;
       "The authority shall work with the Chief Diversity Officer or other State entities to
        ensure that the bonus provided under this subparagraph is implemented faithfully and in
        compliance with law."
@@ -462,6 +545,16 @@ d. "The gross amount of the tax credit available to an eligible business for eac
     min(base_amount + bonus_total(covered: covered),
         gross_cap + cap_allowance(covered: covered))
     + port_employment_bonus reading I15;
+  invariant gross_is_at_most_the_sum(covered: bool) "The gross amount is the sum of the base
+    amount and the bonuses, subject to the limitations: never more than that sum.":
+    gross_amount(covered: covered)
+      <= base_amount + bonus_total(covered: covered) + port_employment_bonus reading I15;
+  invariant gross_is_the_sum_within_the_limit(covered: bool) "Within the limitation of its area,
+    the gross amount is the whole sum of the base amount and the bonuses.":
+    base_amount + bonus_total(covered: covered) <= gross_cap
+    implies gross_amount(covered: covered)
+      = base_amount + bonus_total(covered: covered) + port_employment_bonus
+    reading I15;
 
   (1) "for a mega project or a project in a government-restricted municipality, the gross
        amount for each new or retained full-time job shall not exceed $8,000 per year;" {
