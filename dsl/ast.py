@@ -414,6 +414,10 @@ class Invariant:
     clause: Clause = field(repr=False)
     params: tuple[Param, ...] = ()
     reviewed: tuple[Reviewed, ...] = ()
+    # An obligation read from the words (dsl/obligations.py), not written in the encoding:
+    # the words it was read from, and its formula as it would be written.
+    from_words: str | None = None
+    formula: str | None = None
 
 
 @dataclass

@@ -32,6 +32,7 @@ from lextrace.dsl.evaluator import (
     evaluate,
     step_label,
 )
+from lextrace.dsl.obligations import every_invariant
 from lextrace.dsl.values import Value, dollars
 
 from .model import Model, Term, decimal_constraints, in_whole_cents, scenario_text
@@ -129,7 +130,8 @@ class Verifier:
 
     def invariant_checks(self) -> Iterator[Check]:
         model = self.first
-        for invariant in self.statute.invariants:
+        # The invariants the encoding states, then the limits its words state (obligations).
+        for invariant in every_invariant(self.statute):
             for values in _param_values(invariant.params):
                 bound = {
                     p.name: model.constant(v) for p, v in zip(invariant.params, values, strict=True)
@@ -148,7 +150,9 @@ class Verifier:
                     claim=claim,
                     premise=premise,
                     confirm=self._confirm_expr(invariant.expr, invariant.params, values),
-                    lemma=invariant.name if not invariant.params else None,
+                    lemma=invariant.name
+                    if not invariant.params and invariant.from_words is None
+                    else None,
                     replay={"name": invariant.name, "args": _args(invariant.params, values)},
                 )
 

@@ -33,6 +33,7 @@ from lextrace.dsl import ast
 from lextrace.dsl.checker import walk
 from lextrace.dsl.errors import FieldProblem, ScenarioError
 from lextrace.dsl.evaluator import EvaluationError, Program, evaluate
+from lextrace.dsl.obligations import every_invariant
 from lextrace.dsl.reserved import META_KEY, READINGS_KEY
 from lextrace.dsl.trace import display
 from lextrace.dsl.values import Derived, Value
@@ -61,6 +62,21 @@ def _source(statute: ast.Statute, node: ast.Expr) -> str:
     return " ".join(statute.source[node.span.start : node.span.end].split())
 
 
+def _label(statute: ast.Statute, node: ast.Ref | ast.Call) -> str:
+    """Returns a term's text as written; for a term no source holds (an obligation read from
+    the words), its name and arguments."""
+    text = _source(statute, node)
+    if text.startswith(node.name) and (isinstance(node, ast.Call) or text == node.name):
+        return text
+    if isinstance(node, ast.Call):
+        args = ", ".join(
+            f"{key}: {value.name if isinstance(value, ast.Ref) else _source(statute, value)}"
+            for key, value in node.kwargs
+        )
+        return f"{node.name}({args})"
+    return node.name
+
+
 def _terms(statute: ast.Statute, expr: ast.Expr, params: set[str]) -> list[tuple[ast.Expr, str]]:
     """Returns the named terms of an expression (definitions, calls of definitions, inputs),
     outermost first, each once, with its type's kind for display."""
@@ -78,7 +94,7 @@ def _terms(statute: ast.Statute, expr: ast.Expr, params: set[str]) -> list[tuple
                 continue
         else:
             continue
-        text = _source(statute, node)
+        text = _label(statute, node)  # type: ignore[arg-type]
         if text not in seen:
             seen.add(text)
             found.append((node, type_))  # type: ignore[arg-type]
@@ -106,7 +122,7 @@ def judge_expr(
             shown = display(type_, program.expr(node)(evaluation, dict(bound)))  # type: ignore[arg-type]
         except EvaluationError as error:  # a term the property itself never needed here
             shown = f"not computable: {error}"
-        terms.append((_source(statute, node), shown))
+        terms.append((_label(statute, node), shown))  # type: ignore[arg-type]
     if holds:
         return Judgement(False, "the evaluator finds the property true here", terms)
     return Judgement(True, "the evaluator finds the property false here", terms)
@@ -214,7 +230,9 @@ def judge(
     target = violates.get("of", {})
     args = target.get("args", {})
     if kind == "invariant":
-        invariant = next((i for i in statute.invariants if i.name == target.get("name")), None)
+        invariant = next(
+            (i for i in every_invariant(statute) if i.name == target.get("name")), None
+        )
         if invariant is None or set(args) != {p.name for p in invariant.params}:
             return None
         found = judge_expr(program, invariant.expr, args, scenarios[0], readings)
@@ -290,8 +308,8 @@ def counterexample_files(report: Any, folder: Path) -> list[tuple[Path, str]]:
             "of": check.replay or {},
         }
         if check.kind == "invariant":  # the invariant's own formula, not its declaration
-            invariant = next(i for i in statute.invariants if i.name == check.replay["name"])
-            violates["text"] = _source(statute, invariant.expr)
+            invariant = next(i for i in every_invariant(statute) if i.name == check.replay["name"])
+            violates["text"] = invariant.formula or _source(statute, invariant.expr)
         stem = file_stem(check.name)
         names = [f"{stem}.json"]
         if len(scenarios) == 2:

@@ -275,8 +275,6 @@ c. {
         implies investment_bonus >= $500 reading I3;
       invariant investment_bonus_only_in_excess "An investment not in excess of the minimum earns nothing under this subparagraph.":
         industrial_rd_capital_investment <= minimum_capital_investment implies investment_bonus = $0 reading I3;
-      invariant investment_bonus_maximum_1500 "The maximum increase is $1,500 per year, unless the project is a mega project or the facility is in a government-restricted municipality.":
-        not (mega_project or government_restricted_municipality) implies investment_bonus <= $1,500 reading I3;
     }
     (c) "for an eligible business with large numbers of new full-time jobs during the
          eligibility period, the increases shall be in accordance with the following schedule:" {
