@@ -73,7 +73,7 @@ _BETWEEN_LOW = re.compile(r"\bbetween\s+$")
 _BETWEEN_HIGH = re.compile(r"\bbetween\s+\$?\S+(?:\s+(?:percent|per\s+cent))?\s+and\s+$")
 # The negative words that let a comparison be encoded by its negation, once the comparator
 # phrases ("shall not exceed") are masked out of them.
-_NEGATIVE = re.compile(r"\b(?:shall|may|must)\s+not\b|\bno\b[^.;:]*\bshall\b|\bnot\s+be\b")
+_NEGATIVE = re.compile(r"\b(?:shall|may|must)\s+not\b|\bno\b[^.;:]*\bshall\b")
 _EXCERPT_WORDS = 3
 
 
@@ -281,8 +281,15 @@ def findings(statute: ast.Statute) -> list[Finding]:
                 if isinstance(node, ast.Literal):
                     finding = _unit_finding(placed, node, words[key], exempt)
                 elif isinstance(node, ast.Compare):
+                    polarity = (
+                        "under `not`"
+                        if negated
+                        else "under the clause's negative words"
+                        if negative[key]
+                        else ""
+                    )
                     finding = _comparison_finding(
-                        statute, placed, node, negated or negative[key], words[key], exempt
+                        statute, placed, node, polarity, words[key], exempt
                     )
                 if finding is not None:
                     found.append(finding)
@@ -330,7 +337,7 @@ def _comparison_finding(
     statute: ast.Statute,
     placed: _Placed,
     compare: ast.Compare,
-    negated: bool,
+    polarity: str,
     stated: list[Occurrence],
     exempt: set[Fraction | None],
 ) -> Finding | None:
@@ -353,7 +360,7 @@ def _comparison_finding(
 
     def allows(occurrence: Occurrence) -> bool:
         ops = set(occurrence.ops)
-        if negated:
+        if polarity:
             ops.update(_NEGATED[o] for o in occurrence.ops)
         return op in ops
 
@@ -376,10 +383,10 @@ def _comparison_finding(
     meanings = ", ".join(
         f"“{o.excerpt}” means {' or '.join(sorted(o.ops))}" for o in dict.fromkeys(phrased)
     )
-    polarity = " (or its negation, under negative words)" if negated else ""
+    allowed = f" (or its negation, {polarity})" if polarity else ""
     return Finding(
         literal.span,
         placed.clause,
-        f"'{written}' in '{placed.name}' contradicts the words of {where}: {meanings}{polarity}",
+        f"'{written}' in '{placed.name}' contradicts the words of {where}: {meanings}{allowed}",
         f'compare as the words do, or add: reviewed {literal.text} "why this comparison is right"',
     )

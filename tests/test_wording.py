@@ -160,7 +160,11 @@ MISTAKES = [
         "lowest_full_time_hourly_wage < $15 or",
         "lowest_full_time_hourly_wage <= $15 or",
         "$15",
-        ("'lowest_full_time_hourly_wage <= $15'", "(c)(2)", "“less than $15” means <"),
+        (
+            "'lowest_full_time_hourly_wage <= $15'",
+            "(c)(2)",
+            "“less than $15” means < (or its negation, under the clause's negative words)",
+        ),
         id="less-than-as-at-most",
     ),
     pytest.param(
@@ -339,7 +343,7 @@ def test_a_comparison_under_not_may_be_the_negation(tmp_path: Path, encoding_sou
     assert errors(right) == []
     new = "$1,000 when not (mri_distress_score < 50)"
     wrong = write_variant(tmp_path, encoding_source, old, new)
-    assert_refused(wrong, new, "50", "“greater than 50” means >")
+    assert_refused(wrong, new, "50", "“greater than 50” means > (or its negation, under `not`)")
 
 
 # ---- a statute of its own ----------------------------------------------------------------------
