@@ -74,7 +74,9 @@ _BETWEEN_HIGH = re.compile(r"\bbetween\s+\$?\S+(?:\s+(?:percent|per\s+cent))?\s+
 # The negative words that let a comparison be encoded by its negation, once the comparator
 # phrases ("shall not exceed") are masked out of them.
 _NEGATIVE = re.compile(r"\b(?:shall|may|must)\s+not\b|\bno\b[^.;:]*\bshall\b")
+_AND_HIGH = re.compile(r"\s+and\s+\$?[\w,.-]+(?:\s+(?:percent|per\s+cent))?")
 _EXCERPT_WORDS = 3
+_REACH = 160  # characters before a number its phrase may start at
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,10 @@ def occurrences(words: str) -> list[Occurrence]:
     lower = text.lower()
     found: list[Occurrence] = []
     for number in stated_number_spans(text):
-        before = lower[: number.start]
+        # A phrase is a few words: the words just before the number are enough, and a long
+        # clause is not read again for each of its numbers.
+        offset = max(0, number.start - _REACH)
+        before = lower[offset : number.start]
         end = number.end
         kind: Kind = "plain"
         if text[number.start] == "$":
@@ -132,13 +137,13 @@ def occurrences(words: str) -> list[Occurrence]:
             kind = "fraction"
         ops: frozenset[str] = frozenset()
         between = False
-        start = _words_before(before, _EXCERPT_WORDS)
+        start = offset + _words_before(before, _EXCERPT_WORDS)
         if (low := _BETWEEN_LOW.search(before)) is not None:
-            ops, between, start = frozenset((">", ">=")), True, low.start()
-            high = re.match(r"\s+and\s+\$?[\w,.-]+(?:\s+(?:percent|per\s+cent))?", lower[end:])
-            end += high.end() if high else 0
+            ops, between, start = frozenset((">", ">=")), True, offset + low.start()
+            if (high := _AND_HIGH.match(lower, end)) is not None:
+                end = high.end()
         elif (high := _BETWEEN_HIGH.search(before)) is not None:
-            ops, between, start = frozenset(("<", "<=")), True, high.start()
+            ops, between, start = frozenset(("<", "<=")), True, offset + high.start()
         else:
             # The most specific phrase before the number counts ("not exceed", not "exceed").
             phrase = next(
@@ -146,7 +151,7 @@ def occurrences(words: str) -> list[Occurrence]:
                 None,
             )
             if phrase is not None:
-                ops, start = frozenset((phrase[1],)), phrase[0].start()
+                ops, start = frozenset((phrase[1],)), offset + phrase[0].start()
         for pattern, op in _AFTER:
             if (after := pattern.match(lower, end)) is not None:
                 if not ops:
