@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import ast, citations, dates
+from . import ast, citations, dates, wording
 from .errors import Diagnostic
 from .numbers import stated_durations, stated_numbers, unit_word
 from .reserved import RESERVED_KEYS
@@ -1544,6 +1544,8 @@ def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     checker.check_periods()
     checker.check_invariants()
     checker.check_numbers()
+    for finding in wording.findings(statute):
+        checker.report(finding.span, finding.message, finding.clause, hint=finding.hint)
     checker.check_coverage()
     checker.check_use()
     return sorted(checker.diagnostics, key=lambda d: (d.line, d.column))

@@ -6,6 +6,7 @@ Used by the checker: every number a rule uses must be stated by the clause the r
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 
 _NUMERAL = re.compile(r"(?<![\w.])\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
@@ -78,16 +79,35 @@ _DURATION = re.compile(
 )
 
 
-def stated_numbers(words: str) -> set[Fraction]:
-    """Returns every number `words` states, as exact values (commas and `$` dropped)."""
-    found: set[Fraction] = set()
+@dataclass(frozen=True)
+class StatedNumber:
+    """One number as `words` state it: its exact value, where it is written (`start` at its
+    `$` when it has one, `end` after its last digit or letter) and whether it is in words."""
+
+    value: Fraction
+    start: int
+    end: int
+    in_words: bool
+
+
+def stated_number_spans(words: str) -> list[StatedNumber]:
+    """Returns every number `words` state, in digits ("$1,500", "40") or in words
+    ("one-third", "ten"), in the order they are written."""
+    found: list[StatedNumber] = []
     for match in _NUMERAL.finditer(words):
         whole, decimals = match.group(1).replace(",", ""), match.group(2) or ""
-        found.add(Fraction(whole + decimals))
+        found.append(StatedNumber(Fraction(whole + decimals), match.start(), match.end(), False))
     for match in _WORD.finditer(words.lower()):
         if match.group() in _WORD_NUMBERS:
-            found.add(_WORD_NUMBERS[match.group()])
-    return found
+            found.append(
+                StatedNumber(_WORD_NUMBERS[match.group()], match.start(), match.end(), True)
+            )
+    return sorted(found, key=lambda number: number.start)
+
+
+def stated_numbers(words: str) -> set[Fraction]:
+    """Returns every number `words` states, as exact values (commas and `$` dropped)."""
+    return {number.value for number in stated_number_spans(words)}
 
 
 def unit_word(unit: str) -> str:

@@ -1,0 +1,397 @@
+"""Checks read from the statute's words: the comparator and the unit they attach to a number.
+
+The number check (dsl/checker.py) proves that each number a rule uses is stated by its clause;
+this module proves that it is used as stated. Words put a comparator before or after a number
+("greater than 50" is `> 50`, "one-third or more" is `>= 1/3`) and a unit around it ("35
+percent" is `35%`, "$15" is money, "one-third" is `1/3`); a comparison or a literal that
+contradicts them is a finding, unless the literal is marked `reviewed` with a reason.
+
+How a comparison's position counts (its polarity): a comparison under an odd number of `not`s
+may use the negation of the words' comparator, and so may any comparison of a clause whose
+words, or an enclosing clause's, are negative ("shall not", "may not", "no ... shall"), since
+an encoding states the condition under which the outcome the words forbid does not occur. An
+`implies` premise, an `if` condition, a `when` and an exception's condition are read as
+positive: they are where the words' own conditions ("if ... is greater than 50") are written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal as TypingLiteral
+
+from . import ast
+from .numbers import stated_number_spans
+
+Kind = TypingLiteral["percent", "money", "fraction", "plain"]
+_KIND_NAMES: dict[Kind, str] = {
+    "percent": "a percentage",
+    "money": "an amount of money",
+    "fraction": "a fraction",
+    "plain": "a plain number",
+}
+_KIND_WRITTEN: dict[Kind, str] = {
+    "percent": "a percentage such as 35%",
+    "money": "money such as $15",
+    "fraction": "a fraction such as 1/3",
+    "plain": "a plain number",
+}
+ORDERING = ("<", "<=", ">", ">=")
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+# Comparator phrases written before a number, the most specific first ("not less than" before
+# "less than"); each is matched against the words that end just before the number.
+_BEFORE: tuple[tuple[str, str], ...] = (
+    (r"\bnot\s+(?:to\s+)?exceed(?:ing)?", "<="),
+    (r"\b(?:no|not)\s+(?:more|greater)\s+than", "<="),
+    (r"\b(?:no|not)\s+(?:less|fewer)\s+than", ">="),
+    (r"\bat\s+least", ">="),
+    (r"\ba\s+minimum\s+of", ">="),
+    (r"\bat\s+most", "<="),
+    (r"\bmaximum(?:\s+[a-z]+)?\s+of", "<="),
+    (r"\bup\s+to", "<="),
+    (r"\b(?:exceeds?|exceeding)", ">"),
+    (r"\b(?:greater|more)\s+than", ">"),
+    (r"\bin\s+excess\s+of", ">"),
+    (r"\babove", ">"),
+    (r"\b(?:less|fewer)\s+than", "<"),
+    (r"\bbelow", "<"),
+    (r"\bunder", "<"),
+)
+_BEFORE_PATTERNS = tuple((re.compile(f"{phrase}\\s+$"), op) for phrase, op in _BEFORE)
+# Written after a number and its unit: "one-third or more", "10 percent or more".
+_AFTER: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\s*or\s+(?:more|greater|above)\b"), ">="),
+    (re.compile(r"\s*or\s+(?:less|fewer|below)\b"), "<="),
+)
+_PERCENT = re.compile(r"\s*(?:(?:percent|per\s+cent)\b|%)")
+_DOLLARS = re.compile(r"\s*dollars?\b")
+_BETWEEN_LOW = re.compile(r"\bbetween\s+$")
+_BETWEEN_HIGH = re.compile(r"\bbetween\s+\$?\S+(?:\s+(?:percent|per\s+cent))?\s+and\s+$")
+# The negative words that let a comparison be encoded by its negation, once the comparator
+# phrases ("shall not exceed") are masked out of them.
+_NEGATIVE = re.compile(r"\b(?:shall|may|must)\s+not\b|\bno\b[^.;:]*\bshall\b")
+_AND_HIGH = re.compile(r"\s+and\s+\$?[\w,.-]+(?:\s+(?:percent|per\s+cent))?")
+_EXCERPT_WORDS = 3
+_REACH = 160  # characters before a number its phrase may start at
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One number of a clause's words and what they attach to it: its value and unit (`kind`),
+    the comparators of its phrase (`ops`, empty when it has none), whether it is an end of
+    "between X and Y", and a short excerpt of the words around it."""
+
+    value: Fraction
+    kind: Kind
+    ops: frozenset[str]
+    between: bool
+    excerpt: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A literal used against the words: where it is, in which clause, what is wrong and how
+    to put it right."""
+
+    span: ast.Span
+    clause: ast.Clause
+    message: str
+    hint: str
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """Expressions placed in a clause: the definition's name, the reviewed numbers and the
+    readings that apply to them."""
+
+    name: str
+    clause: ast.Clause
+    reviewed: tuple[ast.Reviewed, ...]
+    readings: tuple[str, ...]
+    expressions: tuple[ast.Expr | None, ...]
+
+
+def occurrences(words: str) -> list[Occurrence]:
+    """Returns every number the words state with the unit and comparator they attach to it;
+    `words` are read with their whitespace folded."""
+    text = ast.folded(words)
+    lower = text.lower()
+    found: list[Occurrence] = []
+    for number in stated_number_spans(text):
+        # A phrase is a few words: the words just before the number are enough, and a long
+        # clause is not read again for each of its numbers.
+        offset = max(0, number.start - _REACH)
+        before = lower[offset : number.start]
+        end = number.end
+        kind: Kind = "plain"
+        if text[number.start] == "$":
+            kind = "money"
+        elif (unit := _PERCENT.match(lower, end) or _DOLLARS.match(lower, end)) is not None:
+            kind = "percent" if "dollar" not in unit.group() else "money"
+            end = unit.end()
+        elif number.in_words and number.value.denominator != 1:
+            kind = "fraction"
+        ops: frozenset[str] = frozenset()
+        between = False
+        start = offset + _words_before(before, _EXCERPT_WORDS)
+        if (low := _BETWEEN_LOW.search(before)) is not None:
+            ops, between, start = frozenset((">", ">=")), True, offset + low.start()
+            if (high := _AND_HIGH.match(lower, end)) is not None:
+                end = high.end()
+        elif (high := _BETWEEN_HIGH.search(before)) is not None:
+            ops, between, start = frozenset(("<", "<=")), True, offset + high.start()
+        else:
+            # The most specific phrase before the number counts ("not exceed", not "exceed").
+            phrase = next(
+                ((m, op) for p, op in _BEFORE_PATTERNS if (m := p.search(before)) is not None),
+                None,
+            )
+            if phrase is not None:
+                ops, start = frozenset((phrase[1],)), offset + phrase[0].start()
+        for pattern, op in _AFTER:
+            if (after := pattern.match(lower, end)) is not None:
+                if not ops:
+                    start = number.start
+                ops, end = ops | {op}, after.end()
+        excerpt = text[start:end].strip(" ,;:")
+        found.append(Occurrence(number.value, kind, ops, between, excerpt))
+    return found
+
+
+def _words_before(before: str, count: int) -> int:
+    """Returns where the last `count` words of `before` start."""
+    starts = [m.start() for m in re.finditer(r"\S+", before)]
+    return starts[-count] if len(starts) >= count else (starts[0] if starts else len(before))
+
+
+def negative_words(clause: ast.Clause) -> bool:
+    """Returns True when the words of the clause, or of a clause enclosing it, are negative
+    ("shall not", "may not", "no ... shall"), the negation inside a comparator phrase such as
+    "shall not exceed" aside."""
+    current: ast.Clause | None = clause
+    while current is not None:
+        lower = ast.folded(current.words).lower()
+        for pattern, _ in _BEFORE:
+            lower = re.sub(pattern, lambda m: " " * len(m.group()), lower)
+        if _NEGATIVE.search(lower):
+            return True
+        current = current.parent
+    return False
+
+
+def literal_kind(literal: ast.Literal) -> Kind:
+    """Returns the unit a literal is written in: `35%` a percentage, `$15` money, `1/3` a
+    fraction, `35` a plain number."""
+    if literal.unit == "percent":
+        return "percent"
+    if literal.unit == "money":
+        return "money"
+    return "fraction" if "/" in literal.text else "plain"
+
+
+def polarised(expr: ast.Expr | None, negated: bool = False) -> Iterator[tuple[ast.Expr, bool]]:
+    """Yields an expression and all its sub-expressions, depth first, each with True when it
+    sits under an odd number of `not`s (the only operator that flips a comparison's polarity
+    here: see the module's docstring)."""
+    if expr is None:
+        return
+    yield expr, negated
+    if isinstance(expr, ast.Not):
+        yield from polarised(expr.operand, not negated)
+    elif isinstance(expr, ast.Call):
+        for arg in (*expr.args, *(value for _, value in expr.kwargs)):
+            yield from polarised(arg, negated)
+    elif isinstance(expr, ast.BinOp | ast.Compare | ast.BoolOp):
+        yield from polarised(expr.left, negated)
+        yield from polarised(expr.right, negated)
+    elif isinstance(expr, ast.Neg | ast.PartOf):
+        yield from polarised(expr.operand, negated)
+    elif isinstance(expr, ast.If):
+        for part in (expr.condition, expr.then, expr.otherwise):
+            yield from polarised(part, negated)
+    elif isinstance(expr, ast.Aggregate):
+        yield from polarised(expr.condition, negated)
+
+
+def _placed(statute: ast.Statute) -> Iterator[_Placed]:
+    for definition in statute.definitions.values():
+        if isinstance(definition, ast.Rule):
+            expressions: tuple[ast.Expr | None, ...] = (definition.expr, definition.condition)
+        else:
+            expressions = (definition.otherwise,)
+        yield _Placed(
+            definition.name,
+            definition.clause,
+            definition.reviewed,
+            definition.readings,
+            expressions,
+        )
+        if isinstance(definition, ast.Cases):
+            for case in definition.cases:
+                yield _Placed(
+                    definition.name,
+                    case.clause,
+                    case.reviewed,
+                    (*case.readings, *definition.readings),
+                    (case.expr, case.condition),
+                )
+    for exception in statute.exceptions:
+        yield _Placed(
+            exception.name,
+            exception.clause,
+            exception.reviewed,
+            exception.readings,
+            (exception.expr, exception.condition),
+        )
+    for invariant in statute.invariants:
+        yield _Placed(
+            invariant.name,
+            invariant.clause,
+            invariant.reviewed,
+            invariant.readings,
+            (invariant.expr,),
+        )
+
+
+def _checked_magnitude(literal: ast.Literal) -> Fraction | None:
+    if literal.unit in ("bool", "date", "duration"):
+        return None
+    magnitude = literal.written_magnitude
+    return None if magnitude is None or magnitude == 0 else magnitude
+
+
+def findings(statute: ast.Statute) -> list[Finding]:
+    """Returns every comparison whose comparator, and every literal whose unit, contradicts
+    what the words of its clause attach to its number, in encoding order."""
+    found: list[Finding] = []
+    words: dict[int, list[Occurrence]] = {}
+    negative: dict[int, bool] = {}
+    for placed in _placed(statute):
+        key = id(placed.clause)
+        if key not in words:
+            words[key] = occurrences(placed.clause.words)
+            negative[key] = negative_words(placed.clause)
+        exempt = {
+            item.literal.written_magnitude
+            for item in placed.reviewed
+            if item.literal.unit not in ("date", "duration")
+        }
+        for expr in placed.expressions:
+            for node, negated in polarised(expr):
+                finding = None
+                if isinstance(node, ast.Literal):
+                    finding = _unit_finding(placed, node, words[key], exempt)
+                elif isinstance(node, ast.Compare):
+                    polarity = (
+                        "under `not`"
+                        if negated
+                        else "under the clause's negative words"
+                        if negative[key]
+                        else ""
+                    )
+                    finding = _comparison_finding(
+                        statute, placed, node, polarity, words[key], exempt
+                    )
+                if finding is not None:
+                    found.append(finding)
+    return sorted(found, key=lambda f: (f.span.line, f.span.column))
+
+
+def _where(clause: ast.Clause) -> str:
+    return clause.short_citation or "the section"
+
+
+def _unit_finding(
+    placed: _Placed,
+    literal: ast.Literal,
+    stated: list[Occurrence],
+    exempt: set[Fraction | None],
+) -> Finding | None:
+    magnitude = _checked_magnitude(literal)
+    if magnitude is None or magnitude in exempt:
+        return None
+    same = [o for o in stated if o.value == magnitude]
+    kind = literal_kind(literal)
+    if not same or any(o.kind == kind for o in same):
+        return None
+    # Words that state the number bare ("in excess of 1,000") do not say its unit.
+    if kind != "plain" and any(o.kind == "plain" for o in same):
+        return None
+    wanted = same[0].kind
+    quoted = _quoted(o for o in same if o.kind == wanted)
+    return Finding(
+        literal.span,
+        placed.clause,
+        f"the number {literal.text} in '{placed.name}' is {_KIND_NAMES[kind]}, but the words of "
+        f"{_where(placed.clause)} state it as {_KIND_NAMES[wanted]}: {quoted}",
+        f"write it as {_KIND_WRITTEN[wanted]}, or add: reviewed {literal.text} "
+        '"why this unit is right"',
+    )
+
+
+def _quoted(found: Iterator[Occurrence] | list[Occurrence]) -> str:
+    excerpts = list(dict.fromkeys(f"“{o.excerpt}”" for o in found))
+    return ", ".join(excerpts)
+
+
+def _comparison_finding(
+    statute: ast.Statute,
+    placed: _Placed,
+    compare: ast.Compare,
+    polarity: str,
+    stated: list[Occurrence],
+    exempt: set[Fraction | None],
+) -> Finding | None:
+    if compare.op not in ORDERING:
+        return None
+    if isinstance(compare.right, ast.Literal) and not isinstance(compare.left, ast.Literal):
+        literal, op = compare.right, compare.op
+    elif isinstance(compare.left, ast.Literal) and not isinstance(compare.right, ast.Literal):
+        literal, op = compare.left, _FLIPPED[compare.op]
+    else:
+        return None
+    magnitude = _checked_magnitude(literal)
+    if magnitude is None or magnitude in exempt:
+        return None
+    same = [o for o in stated if o.value == magnitude]
+    of_kind = [o for o in same if o.kind == literal_kind(literal)]
+    phrased = [o for o in (of_kind or same) if o.ops]
+    if not phrased:
+        return None
+
+    def allows(occurrence: Occurrence) -> bool:
+        ops = set(occurrence.ops)
+        if polarity:
+            ops.update(_NEGATED[o] for o in occurrence.ops)
+        return op in ops
+
+    settled = [o for o in phrased if not o.between or placed.readings]
+    if any(allows(o) for o in settled):
+        return None
+    written = ast.folded(statute.source[compare.span.start : compare.span.end])
+    where = _where(placed.clause)
+    unsettled = [o for o in phrased if o.between and not placed.readings and allows(o)]
+    if unsettled:
+        return Finding(
+            literal.span,
+            placed.clause,
+            f"'{written}' in '{placed.name}' takes a side on an end of "
+            f"{_quoted(unsettled)} in {where}: whether “between” includes its ends is a "
+            "question of reading",
+            "cite the reading that settles it (reading I...), or add: reviewed "
+            f'{literal.text} "why this end is right"',
+        )
+    meanings = ", ".join(
+        f"“{o.excerpt}” means {' or '.join(sorted(o.ops))}" for o in dict.fromkeys(phrased)
+    )
+    allowed = f" (or its negation, {polarity})" if polarity else ""
+    return Finding(
+        literal.span,
+        placed.clause,
+        f"'{written}' in '{placed.name}' contradicts the words of {where}: {meanings}{allowed}",
+        f'compare as the words do, or add: reviewed {literal.text} "why this comparison is right"',
+    )

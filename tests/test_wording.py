@@ -1,0 +1,412 @@
+"""Comparators and units read from the words: a comparison or a literal that contradicts what
+the clause's words attach to its number is refused at the literal (dsl/wording.py)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from conftest import write_variant
+
+from lextrace.dsl import ast
+from lextrace.dsl.loader import analyse, load
+from lextrace.dsl.wording import negative_words, occurrences
+from lextrace.statute import BUNDLED
+
+
+def errors(path: Path) -> list[str]:
+    """Returns the rendered error diagnostics of the encoding at `path`."""
+    analysis = analyse(path)
+    return [d.render(analysis.source) for d in analysis.errors]
+
+
+def located(path: Path, new: str, literal: str) -> str:
+    """Returns `path:line:column:` of `literal` inside the first `new` of the file at `path`."""
+    source = path.read_text(encoding="utf-8")
+    offset = source.index(new) + new.index(literal)
+    line = source.count("\n", 0, offset) + 1
+    column = offset - (source.rfind("\n", 0, offset) + 1) + 1
+    return f"{path}:{line}:{column}:"
+
+
+def assert_refused(path: Path, new: str, literal: str, *quoted: str) -> str:
+    """Asserts one error, at `literal` in `new`, whose message quotes each of `quoted`;
+    returns it."""
+    found = errors(path)
+    assert len(found) == 1, found
+    first = found[0].splitlines()[0]
+    assert first.startswith(located(path, new, literal) + " error"), first
+    for words in quoted:
+        assert words in first, first
+    return first
+
+
+# ---- the phrase table ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("words", "value", "ops"),
+    [
+        ("a score greater than 50, an increase", 50, {">"}),
+        ("the investment exceeds 40 percent", 40, {">"}),
+        ("the number is in excess of 1,000, $1,500", 1000, {">"}),
+        ("more than 10 miles", 10, {">"}),
+        ("a share above 20 percent", 20, {">"}),
+        ("an amount that equals at least 50 percent of", 50, {">="}),
+        ("if one-third or more of the members", Fraction(1, 3), {">="}),
+        ("the capacity to enroll 10 percent or more of", 10, {">="}),
+        ("not less than $300", 300, {">="}),
+        ("a minimum of 25 jobs", 25, {">="}),
+        ("jobs that pay less than $15 per hour", 15, {"<"}),
+        ("a salary below 30 percent", 30, {"<"}),
+        ("a business under 50 employees", 50, {"<"}),
+        ("shall not exceed $8,000 per year", 8000, {"<="}),
+        ("by an amount not to exceed $1,000;", 1000, {"<="}),
+        ("at most 3 projects", 3, {"<="}),
+        ("$2,000 or less", 2000, {"<="}),
+        ("no more than 12 months", 12, {"<="}),
+        ("with a maximum increase of $1,500 per year", 1500, {"<="}),
+        ("an increase of $500 per year", 500, set()),
+        ("between 251 and 400, $500", 251, {">", ">="}),
+        ("between 251 and 400, $500", 400, {"<", "<="}),
+    ],
+)
+def test_the_words_attach_a_comparator_to_a_number(
+    words: str, value: Fraction | int, ops: set[str]
+) -> None:
+    found = [o for o in occurrences(words) if o.value == value]
+    assert len(found) == 1, found
+    assert found[0].ops == ops
+    assert found[0].between == ("between" in words)
+
+
+@pytest.mark.parametrize(
+    ("words", "value", "kind"),
+    [
+        ("for each 35 percent by which", 35, "percent"),
+        ("120 per cent of the minimum wage", 120, "percent"),
+        ("less than $15 per hour", 15, "money"),
+        ("an allowance of 300 dollars", 300, "money"),
+        ("one-third or more", Fraction(1, 3), "fraction"),
+        ("in excess of 1,000", 1000, "plain"),
+        ("ten new jobs", 10, "plain"),
+    ],
+)
+def test_the_words_attach_a_unit_to_a_number(words: str, value: Fraction | int, kind: str) -> None:
+    (found,) = [o for o in occurrences(words) if o.value == value]
+    assert found.kind == kind
+
+
+def test_negative_words_are_those_outside_the_comparator_phrases() -> None:
+    def clause(words: str) -> ast.Clause:
+        span = ast.Span(1, 1, 1, 1, 0, 0)
+        return ast.Clause("a.", ("a",), span, items=[ast.TextPiece(words, span)])
+
+    assert negative_words(clause("The authority shall not award a bonus ... less than $15"))
+    assert negative_words(clause("No credit shall be awarded to a business with 10 jobs"))
+    assert not negative_words(clause("the gross amount shall not exceed $8,000 per year"))
+    assert not negative_words(clause("an increase of $1,000 per year"))
+    # The words of an enclosing clause count too.
+    parent = clause("The authority shall not award a credit:")
+    child = clause("(1) to a business with fewer than 10 jobs")
+    child.parent = parent
+    assert negative_words(child)
+
+
+# ---- the bundled statute's numbers, encoded against its words -----------------------------------
+
+MISTAKES = [
+    pytest.param(
+        "$1,000 when mri_distress_score > 50",
+        "$1,000 when mri_distress_score >= 50",
+        "50",
+        (
+            "'mri_distress_score >= 50' in 'distress_score_bonus'",
+            "(c)(1)(a)",
+            "“greater than 50” means >",
+        ),
+        id="greater-than-as-at-least",
+    ),
+    pytest.param(
+        "$1,000 when mri_distress_score > 50",
+        "$1,000 when 50 <= mri_distress_score",
+        "50",
+        ("'50 <= mri_distress_score'", "“greater than 50” means >"),
+        id="literal-on-the-left",
+    ),
+    pytest.param(
+        "when onsite_renewable_share >= 50%",
+        "when onsite_renewable_share > 50%",
+        "50%",
+        ("'onsite_renewable_share > 50%'", "(c)(1)(o)", "“at least 50 percent” means >="),
+        id="at-least-as-greater-than",
+    ),
+    pytest.param(
+        "$1,500 when new_jobs > 1000",
+        "$1,500 when new_jobs >= 1000",
+        "1000",
+        ("'new_jobs >= 1000'", "(c)(1)(c)(v)", "“in excess of 1,000” means >"),
+        id="in-excess-of-as-at-least",
+    ),
+    pytest.param(
+        "when board_underrepresented_share >= 1/3",
+        "when board_underrepresented_share > 1/3",
+        "1/3",
+        ("(c)(1)(r)", "“one-third or more” means >="),
+        id="or-more-as-greater-than",
+    ),
+    pytest.param(
+        "lowest_full_time_hourly_wage < $15 or",
+        "lowest_full_time_hourly_wage <= $15 or",
+        "$15",
+        (
+            "'lowest_full_time_hourly_wage <= $15'",
+            "(c)(2)",
+            "“less than $15” means < (or its negation, under the clause's negative words)",
+        ),
+        id="less-than-as-at-most",
+    ),
+    pytest.param(
+        "area_tier = b1 implies gross_amount(covered: covered) <= $8,000"
+        " + cap_allowance(covered: covered);",
+        "area_tier = b1 implies gross_amount(covered: covered)"
+        " - cap_allowance(covered: covered) < $8,000;",
+        "$8,000",
+        ("(d)(1)", "“not exceed $8,000” means <="),
+        id="not-exceed-as-less-than",
+    ),
+    pytest.param(
+        "floor(salary_excess / 35%)",
+        "floor(salary_excess / 35)",
+        "35",
+        (
+            "the number 35 in 'salary_bonus' is a plain number",
+            "the words of (c)(1)(f) state it as a percentage",
+            "“period for each 35 percent”",
+        ),
+        id="percentage-as-plain-number",
+    ),
+    pytest.param(
+        "rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;",
+        "rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;\n"
+        "    rule floor_in_dollars: number = 15;",
+        "15;",
+        (
+            "the number 15 in 'floor_in_dollars' is a plain number",
+            "an amount of money",
+            "“less than $15”",
+        ),
+        id="money-as-plain-number",
+    ),
+    pytest.param(
+        "rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;",
+        "rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;\n"
+        "    rule floor_share: number = 15%;",
+        "15%",
+        ("the number 15% in 'floor_share' is a percentage", "an amount of money"),
+        id="money-as-percentage",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "literal", "quoted"), MISTAKES)
+def test_a_comparison_or_unit_against_the_words_is_refused_at_its_literal(
+    tmp_path: Path,
+    encoding_source: str,
+    old: str,
+    new: str,
+    literal: str,
+    quoted: tuple[str, ...],
+) -> None:
+    assert errors(write_variant(tmp_path, encoding_source, old, old)) == []
+    variant = write_variant(tmp_path, encoding_source, old, new)
+    assert_refused(variant, new, literal, *quoted)
+
+
+# `reviewed` takes a literal, and `1/3` is written as a division of two: a fraction cannot be
+# reviewed (the grammar's `reviewed literal STRING`).
+REVIEWABLE = [m for m in MISTAKES if m.id != "or-more-as-greater-than"]
+
+
+@pytest.mark.parametrize(("old", "new", "literal", "quoted"), REVIEWABLE)
+def test_reviewed_lets_a_mistake_through(
+    tmp_path: Path,
+    encoding_source: str,
+    old: str,
+    new: str,
+    literal: str,
+    quoted: tuple[str, ...],
+) -> None:
+    text = literal.rstrip(";")
+    source = encoding_source.replace(old, new, 1)
+    # The definition the mistake sits in ends at the first `;` after it.
+    at = source.index(new) + len(new) - (1 if new.endswith(";") else 0)
+    end = source.index(";", at)
+    reviewed = source[:end] + f' reviewed {text} "a reading under review"' + source[end:]
+    variant = write_variant(tmp_path, reviewed, "section 75.", "section 75.")
+    assert errors(variant) == []
+
+
+def test_an_equivalent_comparison_with_the_literal_on_the_left_passes(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "$1,000 when mri_distress_score > 50",
+        "$1,000 when 50 < mri_distress_score",
+    )
+    assert errors(variant) == []
+
+
+# ---- between and readings ----------------------------------------------------------------------
+
+
+def test_between_without_a_reading_is_refused(tmp_path: Path, encoding_source: str) -> None:
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "bonus cases large_employer_bonus: money exclusive otherwise $0 reading I4;",
+        "bonus cases large_employer_bonus: money exclusive otherwise $0;",
+    )
+    found = errors(variant)
+    # Two ends in each of (i) to (iv).
+    assert len(found) == 8, found
+    first = found[0].splitlines()
+    new = "new_jobs >= 251 and new_jobs <= 400"
+    assert first[0].startswith(located(variant, new, "251") + " error")
+    assert "“between 251 and 400”" in first[0] and "(c)(1)(c)(i)" in first[0]
+    assert "question of reading" in first[0]
+    assert any("hint: cite the reading that settles it" in line for line in first)
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "new_jobs >= 251 and new_jobs <= 400",
+        "new_jobs > 251 and new_jobs < 400",
+        "new_jobs > 251 and new_jobs <= 400",
+    ],
+)
+def test_between_with_a_reading_takes_either_end(
+    tmp_path: Path, encoding_source: str, new: str
+) -> None:
+    variant = write_variant(tmp_path, encoding_source, "new_jobs >= 251 and new_jobs <= 400", new)
+    assert errors(variant) == []
+
+
+def test_between_with_a_reading_still_refuses_the_wrong_direction(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    new = "new_jobs >= 251 and new_jobs >= 400"
+    variant = write_variant(tmp_path, encoding_source, "new_jobs >= 251 and new_jobs <= 400", new)
+    assert_refused(variant, new, "400", "“between 251 and 400” means < or <=")
+
+
+# ---- polarity ----------------------------------------------------------------------------------
+
+
+def test_a_negated_comparison_is_accepted_where_the_words_are_negative(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    # (c)(2) "shall not award a bonus ... that pay less than $15": the bonuses are awarded when
+    # the wage is at least $15.
+    old = "rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;"
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        old,
+        old + "\n    rule pays_the_floor: bool = lowest_full_time_hourly_wage >= $15;",
+    )
+    assert errors(variant) == []
+
+
+def test_the_same_negation_is_refused_where_the_words_are_positive(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    new = "bonus rule distress_score_bonus: money = $1,000 when mri_distress_score <= 50"
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "bonus rule distress_score_bonus: money = $1,000 when mri_distress_score > 50",
+        new,
+    )
+    assert_refused(variant, new, "50", "“greater than 50” means >")
+
+
+def test_a_comparison_under_not_may_be_the_negation(tmp_path: Path, encoding_source: str) -> None:
+    old = "$1,000 when mri_distress_score > 50"
+    right = write_variant(
+        tmp_path, encoding_source, old, "$1,000 when not (mri_distress_score <= 50)"
+    )
+    assert errors(right) == []
+    new = "$1,000 when not (mri_distress_score < 50)"
+    wrong = write_variant(tmp_path, encoding_source, old, new)
+    assert_refused(wrong, new, "50", "“greater than 50” means > (or its negation, under `not`)")
+
+
+# ---- a statute of its own ----------------------------------------------------------------------
+
+
+def mini(tmp_path: Path, words: str, rule: str, reading: bool = False) -> Path:
+    """Writes a one-clause statute whose words are `words` and whose clause holds `rule`
+    (over the inputs `score: number` and `wage: money`), and returns its path."""
+    register = 'reading I1 "Are the ends included?"\n  default inclusive "Yes.";\n'
+    (tmp_path / "mini.txt").write_text(f"1. a. {words}\n", encoding="utf-8")
+    source = (
+        'statute "Mini Act 1"\n  title "A mini act"\n  official "mini.txt"\n\n'
+        + (register if reading else "")
+        + 'input score: number = 0 "a score";\ninput wage: money = $0 "a wage";\n\n'
+        + "results result;\n\n"
+        + f'section 1. {{\na. "{words}" {{\n  {rule}\n}}\n}}\n'
+    )
+    path = tmp_path / "mini.lex"
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+def test_a_fraction_word_is_written_as_a_fraction(tmp_path: Path) -> None:
+    words = "A credit of $100 when one-half or more of the score is met."
+    assert errors(mini(tmp_path, words, "rule result: money = $100 when score >= 1/2;")) == []
+    new = "rule result: money = $100 when score >= 0.5;"
+    path = mini(tmp_path, words, new)
+    assert_refused(path, new, "0.5", "is a plain number", "as a fraction", "“one-half or more”")
+
+
+def test_between_in_another_statute_needs_its_reading(tmp_path: Path) -> None:
+    words = "A credit of $100 when the score is between 10 and 20."
+    rule = "rule result: money = $100 when score >= 10 and score <= 20"
+    refused = errors(mini(tmp_path, words, rule + ";"))
+    assert len(refused) == 2 and all("question of reading" in m for m in refused), refused
+    assert errors(mini(tmp_path, words, rule + " reading I1;", reading=True)) == []
+
+
+def test_a_number_without_a_comparator_phrase_is_not_checked(tmp_path: Path) -> None:
+    words = "A credit of $100 for a score of 10."
+    assert errors(mini(tmp_path, words, "rule result: money = $100 when score < 10;")) == []
+
+
+def test_any_phrase_of_a_number_stated_twice_is_accepted(tmp_path: Path) -> None:
+    words = "A credit of $100 when the score exceeds 10, and none when it is at most 10."
+    for op in (">", "<="):
+        assert errors(mini(tmp_path, words, f"rule result: money = $100 when score {op} 10;")) == []
+    new = "rule result: money = $100 when score < 10;"
+    assert_refused(
+        mini(tmp_path, words, new), new, "10;", "“exceeds 10” means >", "“at most 10” means <="
+    )
+
+
+def test_the_same_number_in_the_literals_unit_is_accepted(tmp_path: Path) -> None:
+    words = "A credit of $10 when the score exceeds 10."
+    assert errors(mini(tmp_path, words, "rule result: money = $10 when score > 10;")) == []
+
+
+def test_the_bundled_statute_parses_to_the_occurrences_the_check_reads() -> None:
+    """The examples of the docs: the words of (c)(1)(a) and (c)(1)(f) as the check reads them."""
+    statute = load(BUNDLED)
+    clauses = {clause.labels: clause for clause in statute.clauses}
+    (fifty,) = [o for o in occurrences(clauses["(c)(1)(a)"].words) if o.value == 50]
+    assert (fifty.ops, fifty.excerpt) == (frozenset({">"}), "greater than 50")
+    (steps,) = [o for o in occurrences(clauses["(c)(1)(f)"].words) if o.value == 35]
+    assert steps.kind == "percent" and steps.ops == frozenset()
