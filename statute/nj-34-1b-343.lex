@@ -204,24 +204,43 @@ b. "The base amount of the tax credit for each new or retained full-time job for
        or which is a mega project, $4,000 per year;" {
     case area_tier = b1 when government_restricted_municipality or mega_project;
     case base_amount = $4,000 when area_tier = b1;
+    invariant base_b1 "A facility in a government-restricted municipality, or a mega project, has
+      the base amount of $4,000 per year.":
+      government_restricted_municipality or mega_project implies base_amount = $4,000 reading I1;
   }
   (2) "for a qualified business facility located within an enhanced area, $3,500 per year;" {
     case area_tier = b2 when enhanced_area;
     case base_amount = $3,500 when area_tier = b2;
+    invariant base_b2 "A facility within an enhanced area has at least the base amount of $3,500
+      per year (more only under an earlier paragraph).":
+      enhanced_area implies base_amount >= $3,500 reading I1;
   }
   (3) "for a qualified business facility located within a distressed municipality, $3,000 per
        year;" {
     case area_tier = b3 when distressed_municipality;
     case base_amount = $3,000 when area_tier = b3;
+    invariant base_b3 "A facility within a distressed municipality has at least the base amount
+      of $3,000 per year.":
+      distressed_municipality implies base_amount >= $3,000 reading I1;
   }
   (4) "for a project in a qualified opportunity zone or an employment and investment corridor,
        $2,500 per year; and" {
     case area_tier = b4 when qualified_opportunity_zone or employment_investment_corridor;
     case base_amount = $2,500 when area_tier = b4;
+    invariant base_b4 "A project in a qualified opportunity zone or an employment and investment
+      corridor has at least the base amount of $2,500 per year.":
+      qualified_opportunity_zone or employment_investment_corridor
+      implies base_amount >= $2,500 reading I1;
   }
   (5) "for a project in other eligible areas, $500 per year." {
     case area_tier = b5 otherwise;
     case base_amount = $500 when area_tier = b5;
+    invariant base_b5 "A project in none of the areas of (b)(1) to (b)(4) has the base amount of
+      $500 per year.":
+      not (government_restricted_municipality or mega_project or enhanced_area
+           or distressed_municipality or qualified_opportunity_zone
+           or employment_investment_corridor)
+      implies base_amount = $500 reading I1;
   }
 }
 
@@ -250,7 +269,7 @@ c. {
       invariant distress_score_bonus_paid "A distress score greater than 50 earns the increase of $1,000.":
         mri_distress_score > 50 implies distress_score_bonus = $1,000 reading I2;
       invariant distress_score_bonus_only_above_50 "A distress score of 50 or less earns nothing under this subparagraph.":
-        mri_distress_score <= 50 implies distress_score_bonus = $0 reading I2;
+        not (mri_distress_score > 50) implies distress_score_bonus = $0 reading I2;
     }
     (b) "for an eligible business with a qualified business facility at which the capital
          investment in industrial or research and development premises for industrial or
@@ -287,7 +306,7 @@ c. {
           new_jobs >= 251 implies large_employer_bonus >= $500 reading I4;
         invariant large_employer_bonus_only_from_251 "Fewer than 251 new full-time jobs earn
           nothing under this subparagraph, whatever the retained jobs.":
-          new_jobs < 251 implies large_employer_bonus = $0 reading I4;
+          not (new_jobs >= 251) implies large_employer_bonus = $0 reading I4;
       }
       (ii) "if the number of new full-time jobs is between 401 and 600, $750 per year;" {
         case large_employer_bonus = $750 when new_jobs >= 401 and new_jobs <= 600;
@@ -460,7 +479,7 @@ c. {
       invariant renewable_energy_bonus_paid "Renewable energy on site of at least 50 percent of the facility's needs earns the increase of $500.":
         onsite_renewable_share >= 50% implies renewable_energy_bonus = $500 reading I11;
       invariant renewable_energy_bonus_only_from_50_percent "Less than 50 percent: nothing under this subparagraph.":
-        onsite_renewable_share < 50% implies renewable_energy_bonus = $0 reading I11;
+        not (onsite_renewable_share >= 50%) implies renewable_energy_bonus = $0 reading I11;
     }
     (p) "for an eligible business with a marine terminal project in a municipality located
          outside a government-restricted municipality, but within the geographical boundaries
@@ -495,7 +514,7 @@ c. {
       invariant board_diversity_bonus_paid "One-third or more of the board earns the increase of $2,000.":
         board_underrepresented_share >= 1/3 implies board_diversity_bonus = $2,000 reading I11;
       invariant board_diversity_bonus_only_from_one_third "Less than one-third: nothing under this subparagraph.":
-        board_underrepresented_share < 1/3 implies board_diversity_bonus = $0 reading I11;
+        not (board_underrepresented_share >= 1/3) implies board_diversity_bonus = $0 reading I11;
       "The authority shall work with the Chief Diversity Officer or other State entities to
        ensure that the bonus provided under this subparagraph is implemented faithfully and in
        compliance with law."
