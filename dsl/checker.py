@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import ast, citations, dates
+from . import ast, citations, dates, facts
 from .errors import Diagnostic
 from .numbers import stated_durations, stated_numbers, unit_word
 from .reserved import RESERVED_KEYS
@@ -1332,7 +1332,11 @@ class _Checker:
             used_inputs.add(statute.periods.by)
         for name, declared in statute.inputs.items():
             if name not in used_inputs:
-                self.report(declared.span, f"input '{name}' is never used", severity="warning")
+                self.report(
+                    declared.span,
+                    f"input '{name}' is never used: no rule reads it",
+                    hint="encode the rule that reads it, or remove the input",
+                )
 
     # ---- dated tables, periods and their totals --------------------------------------------------
     def check_tables(self) -> None:
@@ -1533,7 +1537,8 @@ def _describe(found: ExprType) -> str:
 
 def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     """Returns every static problem of a parsed encoding: names, types and units, definitions,
-    cycles, untraceable numbers, unaccounted clauses; unused rules and inputs as warnings."""
+    cycles, untraceable numbers, unaccounted clauses, unused inputs, facts the words do not
+    name (dsl/facts.py); unused rules as warnings."""
     checker = _Checker(statute)
     checker.check_records()
     checker.check_inputs()
@@ -1546,4 +1551,5 @@ def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     checker.check_numbers()
     checker.check_coverage()
     checker.check_use()
+    checker.diagnostics.extend(facts.check_facts(statute))
     return sorted(checker.diagnostics, key=lambda d: (d.line, d.column))
