@@ -162,6 +162,8 @@ class _Checker:
         # The numbers each clause states, worked out once: a clause holding many rules would
         # otherwise be read again for each of them.
         self.stated: dict[int, set[Fraction]] = {}
+        # The names offered for a misspelt one: the input meant is not "never used".
+        self.suggested: set[str] = set()
         for type_ in statute.declared_types:
             self._note_members(type_)
 
@@ -201,6 +203,8 @@ class _Checker:
 
     def did_you_mean(self, name: str, params: tuple[ast.Param, ...]) -> str | None:
         close = difflib.get_close_matches(name, self.known_names(params), n=1, cutoff=0.7)
+        if close:
+            self.suggested.add(close[0])
         return f"did you mean '{close[0]}'?" if close else None
 
     # ---- types ----------------------------------------------------------------------------
@@ -1331,7 +1335,7 @@ class _Checker:
         if statute.periods is not None:
             used_inputs.add(statute.periods.by)
         for name, declared in statute.inputs.items():
-            if name not in used_inputs:
+            if name not in used_inputs and name not in self.suggested:
                 self.report(
                     declared.span,
                     f"input '{name}' is never used: no rule reads it",
