@@ -324,6 +324,34 @@ class Reviewed:
     span: Span
 
 
+@dataclass(frozen=True)
+class ReadsMark:
+    """`reads NAME "reason"` on a rule, a case or an exception: it reads the fact `name`
+    although the words of its clause and of the clauses enclosing it do not name it."""
+
+    name: str
+    reason: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Unread:
+    """`unread NAME "reason";` in a clause: its words name the fact `name`, and none of its
+    rules reads it, on purpose."""
+
+    name: str
+    reason: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One phrase of an input's `named`: words by which the statute names the fact."""
+
+    text: str
+    span: Span
+
+
 @dataclass
 class Definition:
     """Common parts of a rule and of a piecewise (`cases`) definition."""
@@ -340,6 +368,7 @@ class Definition:
     params: tuple[Param, ...] = ()
     # The exceptions stated to this definition, in encoding order (see `ExceptionRule`).
     exceptions: list[ExceptionRule] = field(default_factory=list, repr=False)
+    reads: tuple[ReadsMark, ...] = ()
 
     def exceptions_by_priority(self) -> list[ExceptionRule]:
         """Returns the exceptions to this definition, the highest priority first (those of one
@@ -367,6 +396,7 @@ class Case:
     reviewed: tuple[Reviewed, ...]
     clause: Clause = field(repr=False)
     words: TextPiece | None = field(repr=False)
+    reads: tuple[ReadsMark, ...] = ()
 
 
 @dataclass
@@ -399,6 +429,7 @@ class ExceptionRule:
     reviewed: tuple[Reviewed, ...]
     clause: Clause = field(repr=False)
     words: TextPiece | None = field(repr=False)
+    reads: tuple[ReadsMark, ...] = ()
 
 
 @dataclass
@@ -452,6 +483,8 @@ class Clause:
     label_carried: bool = True
     # True in an encoding of several sections: the clause's citations then name its section.
     qualified: bool = False
+    # The facts its words name that none of its rules reads, on purpose (`unread`).
+    unread: list[Unread] = field(default_factory=list)
 
     @property
     def section(self) -> Clause:
@@ -649,6 +682,8 @@ class Input:
     derived_by: DerivedBy | None = None
     # A record field whose value no two elements of a list share (an identifier).
     unique: bool = False
+    # The phrases by which the statute's words name the fact (`named`; see dsl/facts.py).
+    phrases: tuple[Phrase, ...] = ()
 
 
 @dataclass

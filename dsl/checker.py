@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import ast, citations, dates, wording
+from . import ast, citations, dates, facts, wording
 from .errors import Diagnostic
 from .numbers import stated_durations, stated_numbers, unit_word
 from .reserved import RESERVED_KEYS
@@ -162,6 +162,8 @@ class _Checker:
         # The numbers each clause states, worked out once: a clause holding many rules would
         # otherwise be read again for each of them.
         self.stated: dict[int, set[Fraction]] = {}
+        # The names offered for a misspelt one: the input meant is not "never used".
+        self.suggested: set[str] = set()
         for type_ in statute.declared_types:
             self._note_members(type_)
 
@@ -201,6 +203,8 @@ class _Checker:
 
     def did_you_mean(self, name: str, params: tuple[ast.Param, ...]) -> str | None:
         close = difflib.get_close_matches(name, self.known_names(params), n=1, cutoff=0.7)
+        if close:
+            self.suggested.add(close[0])
         return f"did you mean '{close[0]}'?" if close else None
 
     # ---- types ----------------------------------------------------------------------------
@@ -1331,8 +1335,12 @@ class _Checker:
         if statute.periods is not None:
             used_inputs.add(statute.periods.by)
         for name, declared in statute.inputs.items():
-            if name not in used_inputs:
-                self.report(declared.span, f"input '{name}' is never used", severity="warning")
+            if name not in used_inputs and name not in self.suggested:
+                self.report(
+                    declared.span,
+                    f"input '{name}' is never used: no rule reads it",
+                    hint="encode the rule that reads it, or remove the input",
+                )
 
     # ---- dated tables, periods and their totals --------------------------------------------------
     def check_tables(self) -> None:
@@ -1533,7 +1541,8 @@ def _describe(found: ExprType) -> str:
 
 def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     """Returns every static problem of a parsed encoding: names, types and units, definitions,
-    cycles, untraceable numbers, unaccounted clauses; unused rules and inputs as warnings."""
+    cycles, untraceable numbers, unaccounted clauses, unused inputs, facts the words do not
+    name (dsl/facts.py); unused rules as warnings."""
     checker = _Checker(statute)
     checker.check_records()
     checker.check_inputs()
@@ -1548,4 +1557,5 @@ def check_statute(statute: ast.Statute) -> list[Diagnostic]:
         checker.report(finding.span, finding.message, finding.clause, hint=finding.hint)
     checker.check_coverage()
     checker.check_use()
+    checker.diagnostics.extend(facts.check_facts(statute))
     return sorted(checker.diagnostics, key=lambda d: (d.line, d.column))

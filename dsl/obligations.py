@@ -70,8 +70,7 @@ def _fold(text: str) -> str:
 def _phrases(declared: ast.Input) -> list[str]:
     """The phrases that name an input in statute text: its name read as words, and any
     phrases it declares."""
-    named = getattr(declared, "phrases", ()) or ()
-    return [_fold(declared.name), *(_fold(p) for p in named)]
+    return [_fold(declared.name), *(_fold(phrase.text) for phrase in declared.phrases)]
 
 
 def facts_named(statute: ast.Statute, words: str) -> list[str]:

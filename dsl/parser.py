@@ -154,6 +154,10 @@ def _span(item: Tree | Token) -> ast.Span:
     )
 
 
+# The annotations that may follow a rule, a case, an exception or a property.
+ANNOTATIONS = ("readings", "reviewed", "reads")
+
+
 def _string(token: Token) -> str:
     return ast.unescape(str(token)[1:-1])
 
@@ -433,6 +437,8 @@ class _Builder:
                 declared.derived_by = ast.DerivedBy(str(rule), self.when(condition), _span(option))
             elif kind == "unique":
                 declared.unique = True
+            elif kind == "named":
+                declared.phrases = self.phrases(declared, option.children)
             else:
                 bound_kind = str(kind).removesuffix("_bound")
                 when = self.when(option.children[1]) if len(option.children) > 1 else None
@@ -446,6 +452,22 @@ class _Builder:
                 )
         declared.bounds = tuple(bounds)
         return declared
+
+    def phrases(self, declared: ast.Input, tokens: list[Tree | Token]) -> tuple[ast.Phrase, ...]:
+        """Returns the phrases of an input's `named`, refusing one that is empty or that it
+        declares a second time."""
+        found: list[ast.Phrase] = [*declared.phrases]
+        for token in tokens:
+            phrase = ast.Phrase(_prose(cast(Token, token)), _span(token))
+            if not phrase.text:
+                self.error(phrase.span, f"an empty phrase in the 'named' of '{declared.name}'")
+            elif any(p.text.casefold() == phrase.text.casefold() for p in found):
+                self.error(
+                    phrase.span, f"the phrase {phrase.text!r} is named twice for '{declared.name}'"
+                )
+            else:
+                found.append(phrase)
+        return tuple(found)
 
     def when(self, tree: Tree | Token) -> ast.Expr:
         assert isinstance(tree, Tree) and tree.data == "when"
@@ -569,6 +591,11 @@ class _Builder:
                 total = self.total(child, clause)
                 self.totals.append(total)
                 clause.items.append(total)
+            elif kind == "unread":
+                name, reason = child.children
+                clause.unread.append(
+                    ast.Unread(str(name), _prose(cast(Token, reason)), _span(cast(Token, name)))
+                )
 
     def define(self, definition: ast.Rule | ast.Cases) -> None:
         earlier = self.definitions.get(definition.name)
@@ -592,6 +619,8 @@ class _Builder:
             assert isinstance(tree, Tree)
             if tree.data == "readings":
                 readings.extend(str(tok) for tok in tree.children)
+            elif tree.data == "reads":
+                continue
             else:
                 literal = self.expr(tree.children[0])
                 assert isinstance(literal, ast.Literal)
@@ -599,6 +628,27 @@ class _Builder:
                     ast.Reviewed(literal, _prose(cast(Token, tree.children[1])), _span(tree))
                 )
         return tuple(readings), tuple(reviewed)
+
+    def reads(
+        self, trees: list[Tree | Token], what: str | None = None
+    ) -> tuple[ast.ReadsMark, ...]:
+        """Returns the `reads` marks among a rule's annotations; `what` names an item that
+        cannot carry one (an invariant, say), and each is then refused."""
+        found: list[ast.ReadsMark] = []
+        for tree in trees:
+            assert isinstance(tree, Tree)
+            if tree.data != "reads":
+                continue
+            name, reason = tree.children
+            if what is not None:
+                self.error(
+                    _span(tree),
+                    f"a 'reads' mark on {what}: it marks a rule, a case or an exception "
+                    "that reads a fact its clause's words do not name",
+                )
+                continue
+            found.append(ast.ReadsMark(str(name), _prose(cast(Token, reason)), _span(tree)))
+        return tuple(found)
 
     @staticmethod
     def _split(children: list[Tree | Token], *kinds: str) -> tuple[list[Tree | Token], ...]:
@@ -616,7 +666,7 @@ class _Builder:
         return tuple(found)
 
     def rule(self, tree: Tree, clause: ast.Clause, words: ast.TextPiece | None) -> ast.Rule:
-        head, tail = self._split(tree.children, "readings", "reviewed")
+        head, tail = self._split(tree.children, *ANNOTATIONS)
         is_bonus = isinstance(head[0], Token) and head[0].type == "BONUS"
         if is_bonus:
             head = head[1:]
@@ -641,10 +691,11 @@ class _Builder:
             params=params,
             expr=self.expr(expr_tree),
             condition=self.when(condition[0]) if condition else None,
+            reads=self.reads(tail),
         )
 
     def cases(self, tree: Tree, clause: ast.Clause, words: ast.TextPiece | None) -> ast.Cases:
-        head, tail = self._split(tree.children, "readings", "reviewed")
+        head, tail = self._split(tree.children, *ANNOTATIONS)
         is_bonus = isinstance(head[0], Token) and head[0].type == "BONUS"
         if is_bonus:
             head = head[1:]
@@ -661,11 +712,12 @@ class _Builder:
             clause=clause,
             words=words,
             order=cast(ast.CasesOrder, str(order)),
+            reads=self.reads(tail),
             otherwise=self.expr(cast(Tree, otherwise[0]).children[0]) if otherwise else None,
         )
 
     def case(self, tree: Tree, clause: ast.Clause, words: ast.TextPiece | None) -> ast.Case:
-        head, tail = self._split(tree.children, "readings", "reviewed")
+        head, tail = self._split(tree.children, *ANNOTATIONS)
         name, expr_tree, guard = head
         readings, reviewed = self.annotations(tail)
         assert isinstance(guard, Tree)
@@ -679,6 +731,7 @@ class _Builder:
             reviewed=reviewed,
             clause=clause,
             words=words,
+            reads=self.reads(tail),
         )
 
     def note_exception(self, exception: ast.ExceptionRule) -> None:
@@ -698,7 +751,7 @@ class _Builder:
     def exception(
         self, tree: Tree, clause: ast.Clause, words: ast.TextPiece | None
     ) -> ast.ExceptionRule:
-        head, tail = self._split(tree.children, "readings", "reviewed")
+        head, tail = self._split(tree.children, *ANNOTATIONS)
         name, target, priority, expr_tree, guard = head
         readings, reviewed = self.annotations(tail)
         priority_token = cast(Token, priority)
@@ -723,10 +776,11 @@ class _Builder:
             reviewed=reviewed,
             clause=clause,
             words=words,
+            reads=self.reads(tail),
         )
 
     def invariant(self, tree: Tree, clause: ast.Clause) -> ast.Invariant:
-        head, tail = self._split(tree.children, "readings", "reviewed")
+        head, tail = self._split(tree.children, *ANNOTATIONS)
         name, *rest = head
         params: tuple[ast.Param, ...] = ()
         if isinstance(rest[0], Tree) and rest[0].data == "params":
@@ -734,6 +788,7 @@ class _Builder:
             rest = rest[1:]
         description, expr_tree = rest
         readings, reviewed = self.annotations(tail)
+        self.reads(tail, f"invariant '{name}'")
         return ast.Invariant(
             name=str(name),
             description=_prose(cast(Token, description)),
@@ -746,9 +801,10 @@ class _Builder:
         )
 
     def total(self, tree: Tree, clause: ast.Clause) -> ast.Total:
-        head, tail = self._split(tree.children, "readings", "reviewed")
+        head, tail = self._split(tree.children, *ANNOTATIONS)
         name, summed, periods = head
         readings, _ = self.annotations(tail)
+        self.reads(tail, f"total '{name}'")
         return ast.Total(
             name=str(name),
             summed=str(summed),
@@ -820,9 +876,10 @@ class _Builder:
         )
 
     def monotone(self, tree: Tree, clause: ast.Clause) -> ast.Monotone:
-        head, tail = self._split(tree.children, "readings", "reviewed")
+        head, tail = self._split(tree.children, *ANNOTATIONS)
         name, description, results_tree, inputs_tree = head
         readings, _ = self.annotations(tail)
+        self.reads(tail, f"monotone '{name}'")
         results = cast(Tree, results_tree).children
         inputs = cast(Tree, inputs_tree).children
         return ast.Monotone(

@@ -518,10 +518,11 @@ def _write_lines(lines: Iterator[str], output: str | None) -> None:
     help="The official text to compare with (default: the one the encoding names).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print problems only.")
-def check(encoding: str | None, official: str | None, quiet: bool) -> None:
+@click.option("--strict", is_flag=True, help="Treat every warning as an error.")
+def check(encoding: str | None, official: str | None, quiet: bool, strict: bool) -> None:
     """Parse the encoding, check it statically and prove its text equals the official text.
 
-    Exit 0 when it is usable (warnings aside), 2 when it is not.
+    Exit 0 when it is usable (warnings aside, unless --strict), 2 when it is not.
     """
     from .api import encoding_path
     from .dsl.coverage import NOT_YET_ENCODED, STATUSES, coverage, summary
@@ -536,6 +537,9 @@ def check(encoding: str | None, official: str | None, quiet: bool) -> None:
         raise BadInput(
             f"{path}: {count} error{'s' if count != 1 else ''}; the encoding is not usable"
         )
+    if strict and analysis.warnings:
+        count = len(analysis.warnings)
+        raise BadInput(f"{path}: {count} warning{'s' if count != 1 else ''} (--strict)")
     if quiet:
         return
     statute = analysis.statute

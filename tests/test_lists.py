@@ -50,11 +50,16 @@ def payroll():  # type: ignore[no-untyped-def]
     return load_statute(PAYROLL)
 
 
-def write_encoding(tmp_path: Path, body: str, inputs: str = "") -> Path:
+def write_encoding(tmp_path: Path, body: str, inputs: str = "", with_floor: bool = False) -> Path:
     """Writes a one-clause encoding with the payroll's record around `body` (a rule or
-    invariant inside clause a.) and returns its path."""
+    invariant inside clause a.) and returns its path; the input `floor` is declared when
+    `body` or `inputs` reads it, or `with_floor` asks for it."""
     (tmp_path / "t.txt").write_text("1. T.\na. The words $1 $2 $3.\n", "utf-8")
     path = tmp_path / "t.lex"
+    # The input `floor` is declared only for a body that reads it (an input no rule reads is
+    # an error); otherwise a comment keeps the lines where they are.
+    wanted = with_floor or "floor" in body + inputs
+    floor = 'input floor: money = $1 "a floor";' if wanted else "# no floor"
     path.write_text(
         f"""statute "T" official "t.txt"
 record job "a job" {{
@@ -65,7 +70,7 @@ record job "a job" {{
   covered: bool = false "covered";
 }}
 input jobs: list of job required "the jobs";
-input floor: money = $1 "a floor";
+{floor}
 {inputs}
 results r;
 section 1. "T." {{
@@ -149,7 +154,7 @@ def test_aggregates_have_the_units_of_their_field(tmp_path: Path) -> None:
     ],
 )
 def test_a_bad_record_field_is_refused(tmp_path: Path, record_line: str, message: str) -> None:
-    path = write_encoding(tmp_path, "rule r: count = count of jobs;")
+    path = write_encoding(tmp_path, "rule r: count = count of jobs;", with_floor=True)
     source = path.read_text("utf-8").replace(
         '  id: text "its name";', f'  id: text "its name";\n{record_line}'
     )
@@ -404,7 +409,8 @@ def test_a_property_true_only_of_short_lists_is_bounded_not_proved(tmp_path: Pat
 def test_a_check_that_does_not_rest_on_a_list_is_still_proved(tmp_path: Path) -> None:
     path = write_encoding(
         tmp_path,
-        'rule r: count = count of jobs;\n    invariant floor_set "a floor": floor >= $0;',
+        "rule r: count = count of jobs where pay >= floor;\n"
+        '    invariant floor_set "a floor": floor >= $0;',
         inputs="",
     )
     source = path.read_text("utf-8").replace(

@@ -62,70 +62,105 @@ reading I23 "How is the credit over the eligibility period computed, year by yea
 # ---- the facts of one eligible business for one tax year (the scenario contract) --------------
 
 input government_restricted_municipality: bool = false
+  named "government-restricted municipality"
   "the qualified business facility is in a government-restricted municipality";
 input mega_project: bool = false
+  named "mega project"
   "the project is a mega project";
 input enhanced_area: bool = false
+  named "enhanced area"
   "the qualified business facility is in an enhanced area";
 input distressed_municipality: bool = false
+  named "distressed municipality"
   "the qualified business facility is in a distressed municipality";
 input qualified_opportunity_zone: bool = false
+  named "qualified opportunity zone"
   "the qualified business facility is in a qualified opportunity zone";
 input employment_investment_corridor: bool = false
+  named "employment and investment corridor"
   "the project is in an employment and investment corridor";
 input mri_distress_score: number = 0 min 0 max 100
+  named "Municipal Revitalization Index distress score"
   "Municipal Revitalization Index distress score of the facility's municipality";
 input industrial_rd_capital_investment: money = $0 min $0
+  named "capital investment in industrial or research and development premises"
   "capital investment in industrial or research and development premises for industrial or research and development use";
 input minimum_capital_investment: money = $0 min $0 above $0 when industrial_rd_capital_investment > $0
+  named "minimum capital investment"
   "minimum capital investment required for eligibility under N.J.S.A. 34:1B-339(b)";
+# The jobs' counts are named by phrases of a count ("the number of new full-time jobs", "for
+# each new full-time job"), never by "new or retained full-time job" (of every job) nor by "the
+# median salary of new full-time jobs and retained full-time jobs" (project_median_salary): so a
+# band of (c)(1)(c) that counted retained jobs is refused, as its words name only new ones.
 input new_jobs: count required derived by payroll_new_jobs when full_time_jobs is given
+  named "number of new full-time jobs", "numbers of new full-time jobs", "each new full-time job"
   "new full-time jobs";
 input retained_jobs: count = 0 derived by payroll_retained_jobs when full_time_jobs is given
+  named "each retained full-time job"
   "retained full-time jobs";
 input labor_harmony_new_jobs: count = 0 max new_jobs
   derived by payroll_labor_harmony_new_jobs when full_time_jobs is given
+  named "portion of the project subject to that labor harmony agreement"
   "new full-time jobs in the portion of the project subject to a labor harmony agreement";
 input labor_harmony_retained_jobs: count = 0 max retained_jobs
   derived by payroll_labor_harmony_retained_jobs when full_time_jobs is given
+  named "portion of the project subject to that labor harmony agreement"
   "retained full-time jobs in the portion of the project subject to a labor harmony agreement";
 input training_program: bool = false
+  named "industry-specific training program"
   "funds a qualifying industry-specific training program, or pays a State educational institution to provide one to the public";
 input training_by_state_institution_within_10_miles: bool = false
+  named "State educational institution that is within 10 miles"
   "that training program is provided by a State educational institution within 10 miles of the facility";
 input small_business: bool = false
+  named "small business"
   "the eligible business qualifies as a small business";
 input project_median_salary: money required above $0
   derived by payroll_median_salary when full_time_jobs is given
+  named "project's median salary", "median salary of new full-time jobs and retained full-time jobs"
   "median salary of the new and retained full-time jobs";
 input county_median_salary: money required above $0
+  named "existing median salary for the county"
   "existing median salary of the county in which the facility is located";
 input municipality_median_salary: money optional above $0 required when government_restricted_municipality
+  named "median salary for the government-restricted municipality", "existing median salary for the municipality"
   "median salary of the government-restricted municipality";
 input targeted_industry: bool = false
+  named "targeted industry"
   "the eligible business is engaged primarily in a targeted industry";
 input qualified_incubator_facility: bool = false
+  named "qualified incubator facility"
   "the qualified business facility is located in a qualified incubator facility";
 input child_care: bool = false
+  named "child care"
   "provides employees access to child care, on site free of charge or through reimbursements";
 input reentry_partnership_hire: bool = false
+  named "re-entry program"
   "has an active partnership with a re-entry program and hired at least one active participant full-time";
 input green_building: enum(none, exceeds_silver, exceeds_gold) = none
+  named "Leadership in Energy and Environmental Design"
   "the facility's LEED level: exceeds Silver (but not Gold), or exceeds Gold";
 input substantial_environmental_remediation: bool = false
+  named "substantial environmental remediation"
   "the facility completes substantial environmental remediation";
 input college_collaboration: bool = false
+  named "collaborative relationship with a college or university"
   "the facility is used for a full-time collaborative relationship with a college or university";
 input onsite_renewable_share: share = 0
+  named "renewable or distributed energy on site"
   "on-site renewable or distributed generation as a share of the facility's electric supply service needs";
 input marine_terminal_project: bool = false
+  named "marine terminal project"
   "the project is a marine terminal project";
 input south_jersey_port_district: bool = false
+  named "South Jersey Port District"
   "the project is within the geographical boundaries of the South Jersey Port District";
 input board_underrepresented_share: share = 0
+  named "underrepresented community"
   "share of the governing board's members who self-identify as members of an underrepresented community";
 input lowest_full_time_hourly_wage: money required above $0
   derived by payroll_lowest_hourly_wage when full_time_jobs is given
+  named "pay less than"
   "lowest hourly pay of any full-time job at the qualified business facility";
 # The annual report's jobs (eligibility-period-format.md): given instead of the six counted
 # facts above, each of which is then derived from them by a rule in the clause that names it.
@@ -141,14 +176,19 @@ record full_time_job "a full-time job at the qualified business facility, as the
     "a job of kind other with labor_harmony: the labor harmony agreement's portion is of the project, and a job of kind other is not in it";
 }
 input full_time_jobs: list of full_time_job optional
+  named "full-time jobs at the qualified business facility"
   "the full-time jobs at the qualified business facility, one per job, from the annual report";
 input tax_year: count optional min 2020 max 2100
+  named "each year of the eligibility period"
   "the tax year the facts are of (a year of the eligibility period)";
 input state_minimum_wage: money required above $0 from nj_minimum_wage by tax_year
+  named "minimum wage fixed under"
   "State minimum wage under N.J.S.A. 34:11-56a4 for the year";
 input board_approved_annual_limit: money optional min $0
+  named "amount determined by the authority to be necessary to induce the project"
   "the annual amount the board approved as necessary to induce the project, under (g)";
 input eligibility_period_years: count = 7 min 1 max 10
+  named "each year of the eligibility period"
   "years in the eligibility period";
 
 # The minimum wage fixed under N.J.S.A. 34:11-56a4, year by year: a year's rate is the one in
@@ -185,6 +225,7 @@ a. "The total amount of the tax credit for an eligible business for each new or 
     et al.) to the contrary." {
   rule eligibility_period_total: money = annual_credit * eligibility_period_years reading I19, I20;
   total eligibility_period_total = sum of annual_credit over eligibility_period reading I23;
+  unread tax_year "each year of the eligibility period is one period of the periods form, told apart by its tax_year (the total above); no rule reads the year itself";
 
   invariant amounts_not_negative "No amount of the credit is ever negative.":
     per_job_new >= $0 and per_job_new_labor_harmony >= $0 and per_job_retained >= $0
@@ -360,6 +401,10 @@ c. {
         project_median_salary - salary_reference >= 35% * salary_reference implies salary_bonus >= $200 reading I6, I7;
       invariant salary_bonus_only_in_excess "A median salary not in excess of the reference earns nothing under this subparagraph.":
         project_median_salary <= salary_reference implies salary_bonus = $0 reading I6, I7;
+      unread full_time_jobs "their median salary is project_median_salary, derived from them in (e)(1)";
+      unread county_median_salary "the reference median, chosen in (e)(1) and (e)(2) as salary_reference (reading I6)";
+      unread municipality_median_salary "the reference median, chosen in (e)(1) and (e)(2) as salary_reference (reading I6)";
+      unread government_restricted_municipality "it chooses the reference median, in (e)(1) and (e)(2) (reading I6)";
     }
     (g) "(Deleted by amendment, P.L.2021, c.160);"
       text_only "deleted by P.L.2021, c.160: it awards nothing"
@@ -561,6 +606,8 @@ d. "The gross amount of the tax credit available to an eligible business for eac
   (1) "for a mega project or a project in a government-restricted municipality, the gross
        amount for each new or retained full-time job shall not exceed $8,000 per year;" {
     case gross_cap = $8,000 when area_tier = b1;
+    unread mega_project "the area tier of (b)(1) names the same facility, and one tier governs both the base amount and the cap (reading I1)";
+    unread government_restricted_municipality "the area tier of (b)(1) names the same facility, and one tier governs both the base amount and the cap (reading I1)";
     invariant cap_b1(covered: bool) "The gross amount per job shall not exceed $8,000 per year, save
       for the allowance of (c)(1)(j).":
       area_tier = b1 implies gross_amount(covered: covered) <= $8,000 + cap_allowance(covered: covered);
@@ -568,6 +615,7 @@ d. "The gross amount of the tax credit available to an eligible business for eac
   (2) "for a qualified business facility located within an enhanced area, the gross amount for
        each new or retained full-time job shall not exceed $6,000 per year;" {
     case gross_cap = $6,000 when area_tier = b2;
+    unread enhanced_area "the area tier of (b)(2) names the same facility, and one tier governs both the base amount and the cap (reading I1)";
     invariant cap_b2(covered: bool) "The gross amount per job shall not exceed $6,000 per year, save
       for the allowance of (c)(1)(j).":
       area_tier = b2 implies gross_amount(covered: covered) <= $6,000 + cap_allowance(covered: covered);
@@ -575,6 +623,7 @@ d. "The gross amount of the tax credit available to an eligible business for eac
   (3) "for a qualified business facility within a distressed municipality, the gross amount for
        each new or retained full-time job shall not exceed $5,000 per year;" {
     case gross_cap = $5,000 when area_tier = b3;
+    unread distressed_municipality "the area tier of (b)(3) names the same facility, and one tier governs both the base amount and the cap (reading I1)";
     invariant cap_b3(covered: bool) "The gross amount per job shall not exceed $5,000 per year, save
       for the allowance of (c)(1)(j).":
       area_tier = b3 implies gross_amount(covered: covered) <= $5,000 + cap_allowance(covered: covered);
@@ -583,6 +632,8 @@ d. "The gross amount of the tax credit available to an eligible business for eac
        investment corridor, the gross amount for each new or retained full-time job shall not
        exceed $4,000 per year; and" {
     case gross_cap = $4,000 when area_tier = b4;
+    unread qualified_opportunity_zone "the area tier of (b)(4) names the same facility, and one tier governs both the base amount and the cap (reading I1)";
+    unread employment_investment_corridor "the area tier of (b)(4) names the same facility, and one tier governs both the base amount and the cap (reading I1)";
     invariant cap_b4(covered: bool) "The gross amount per job shall not exceed $4,000 per year, save
       for the allowance of (c)(1)(j).":
       area_tier = b4 implies gross_amount(covered: covered) <= $4,000 + cap_allowance(covered: covered);
@@ -614,6 +665,7 @@ e. "The authority shall reduce the gross amount of tax credits per full-time job
        than the existing median salary for the municipality in which the qualified business
        facility is located." {
     case salary_reference = municipality_median_salary when government_restricted_municipality;
+    unread project_median_salary "this paragraph chooses the reference median; the comparison with it is salary_shortfall, in the words after (e)(2)";
   }
 
   "The authority shall reduce the gross amount of tax credits per full-time job by an amount, in
@@ -669,7 +721,11 @@ f. "After the determination by the authority of the gross amount of tax credits 
     + per_job_new_labor_harmony * labor_harmony_new_jobs
     + per_job_retained * (retained_jobs - labor_harmony_retained_jobs)
     + per_job_retained_labor_harmony * labor_harmony_retained_jobs
-    reading I8, I17;
+    reading I8, I17
+    reads new_jobs "the final total counts each new full-time job at the amount (f)(1) allows it"
+    reads retained_jobs "the final total counts each retained full-time job at the amount (f)(2) allows it"
+    reads labor_harmony_new_jobs "the jobs of the portion subject to the labor harmony agreement of (c)(1)(j) are counted at their own amount"
+    reads labor_harmony_retained_jobs "the jobs of the portion subject to the labor harmony agreement of (c)(1)(j) are counted at their own amount";
   rule annual_credit: money = annual_total_before_limit;
 
   (1) "for each new full-time job, the eligible business shall be allowed tax credits equaling
