@@ -90,10 +90,27 @@ def test_an_encoding_that_breaks_a_words_limit_is_refuted_with_a_counterexample(
 def test_a_condition_that_names_no_fact_makes_no_obligation(
     tmp_path: Path, encoding_source: str
 ) -> None:
-    # Rename the inputs the `unless` part names: the words no longer name any fact, so no
-    # obligation stronger than the words is made from that limit.
-    renamed = encoding_source.replace("mega_project", "tier_one").replace(
-        "government_restricted_municipality", "restricted_place"
+    # Rename the inputs the `unless` part names and drop their phrases: the words no longer
+    # name any fact, so no obligation stronger than the words is made from that limit.
+    renamed = (
+        encoding_source.replace("mega_project", "tier_one")
+        .replace("government_restricted_municipality", "restricted_place")
+        .replace('  named "mega project"\n', "")
+        .replace('  named "government-restricted municipality"\n', "")
     )
-    variant = write_variant(tmp_path, renamed, "statute ", "statute ")
-    assert limit_obligations(load_statute(variant).ast) == []
+    assert 'tier_one: bool = false\n  "' in renamed
+    names = (
+        o.name
+        for o in limit_obligations(
+            load_statute(write_variant(tmp_path, renamed, "statute ", "statute ")).ast
+        )
+    )
+    assert list(names) == []
+    # With a phrase alone (the input's name read as words says nothing), the fact is read.
+    phrased = renamed.replace(
+        "tier_one: bool = false\n", 'tier_one: bool = false\n  named "mega project"\n'
+    )
+    variant = write_variant(tmp_path, phrased, "statute ", "statute ")
+    assert [o.formula for o in limit_obligations(load_statute(variant).ast)] == [
+        "not (tier_one) implies investment_bonus <= $1,500"
+    ]
