@@ -38,6 +38,11 @@ AMOUNT_CHANGES = [
         "lex",
     ),
     (
+        "small_business implies small_business_bonus = $500;",
+        "small_business implies small_business_bonus = $750;",
+        "lex",
+    ),
+    (
         "small business, an increase of $500 per year;",
         "small business, an increase of $750 per year;",
         "txt",
@@ -122,7 +127,12 @@ def test_amount_change_reports_the_reworded_clause_with_its_word_diff(
 
 def test_amount_change_reports_the_changed_rule(amount_diff: diff_module.Diff) -> None:
     rules = {(r.kind, r.name): r for r in amount_diff.rules}
-    assert set(rules) == {("definition", "small_business_bonus")}
+    # The rule, and the invariant that states its amount, which the amendment restates.
+    assert set(rules) == {
+        ("definition", "small_business_bonus"),
+        ("invariant", "small_business_bonus_paid"),
+        ("invariant", "small_business_bonus_only_for_small_business"),
+    }
     rule = rules[("definition", "small_business_bonus")]
     assert rule.status == "changed"
     assert rule.new_citation == "(c)(1)(e)"
@@ -152,9 +162,9 @@ def test_amount_change_gives_a_witness_both_evaluators_confirm(
     assert before.trace is not None and after.trace is not None
     memo_old, memo_new = before.trace.evaluation.memo, after.trace.evaluation.memo
     uncovered = (False,)
-    assert memo_new[("bonus_total", uncovered)] - memo_old[
-        ("bonus_total", uncovered)
-    ] == Fraction(250)
+    assert memo_new[("bonus_total", uncovered)] - memo_old[("bonus_total", uncovered)] == Fraction(
+        250
+    )
     limit = memo_old[("gross_cap", ())] + memo_old[("cap_allowance", uncovered)]
     base = memo_old[("base_amount", ())]
     gross_old = min(base + memo_old[("bonus_total", uncovered)], limit)
@@ -196,7 +206,9 @@ def test_wording_change_flags_the_rule_and_proves_results_equal(
     found = semantic_diff(old, new)
     assert [(c.citation, c.status) for c in found.clauses] == [("(c)(1)(e)", "reworded")]
     assert [(r.name, r.status, r.words_changed) for r in found.rules] == [
-        ("small_business_bonus", "review", ["(c)(1)(e)"])
+        ("small_business_bonus", "review", ["(c)(1)(e)"]),
+        ("small_business_bonus_paid", "review", ["(c)(1)(e)"]),
+        ("small_business_bonus_only_for_small_business", "review", ["(c)(1)(e)"]),
     ]
     assert all(r.status == "equal" for r in found.results), found.results
     text = render_text(found)
@@ -293,3 +305,30 @@ def test_to_json_of_an_unknown_result_has_no_witness(monkeypatch: pytest.MonkeyP
     report = to_json(semantic_diff(statute, statute, timeout_seconds=0.5))
     assert all(r["status"] == "unknown" for r in report["results"])  # type: ignore[index]
     assert all(r["witness"] is None for r in report["results"])  # type: ignore[index]
+
+
+def test_a_changed_derivation_from_the_payroll_is_never_proved_equal(tmp_path: Path) -> None:
+    """The proof model takes an input derived from a list as given: a change to the rule that
+    derives it cannot be proved equal, and is UNKNOWN for each result that rests on it."""
+    changed = write_variant(
+        tmp_path / "derivation",
+        [
+            (
+                "min of hourly_wage in full_time_jobs reading I22;",
+                "max of hourly_wage in full_time_jobs reading I22;",
+                "lex",
+            )
+        ],
+    )
+    found = semantic_diff(load_statute(BUNDLED).ast, load_statute(changed).ast)
+    statuses = {r.name: r.status for r in found.results}
+    assert statuses["area_tier"] == "equal"  # it reads no wage
+    assert statuses["per_job_new"] == "unknown"
+    assert statuses["annual_credit"] == "unknown"
+    detail = next(r.detail for r in found.results if r.name == "per_job_new")
+    assert "rests on lowest_full_time_hourly_wage" in detail
+    assert "payroll_lowest_hourly_wage" in detail
+    assert any("full_time_jobs: a list of full_time_job" in note for note in found.notes)
+    # The same derivation on both sides: the derived input is compared as given, soundly.
+    same = semantic_diff(load_statute(BUNDLED).ast, load_statute(BUNDLED).ast)
+    assert all(r.status == "equal" for r in same.results)

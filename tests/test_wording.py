@@ -357,7 +357,10 @@ def mini(tmp_path: Path, words: str, rule: str, reading: bool = False) -> Path:
     source = (
         'statute "Mini Act 1"\n  title "A mini act"\n  official "mini.txt"\n\n'
         + (register if reading else "")
-        + 'input score: number = 0 "a score";\ninput wage: money = $0 "a wage";\n\n'
+        # Only the inputs the rule reads: an input no rule reads is an error of its own.
+        + ('input score: number = 0 "a score";\n' if "score" in rule else "")
+        + ('input wage: money = $0 "a wage";\n' if "wage" in rule else "")
+        + "\n"
         + "results result;\n\n"
         + f'section 1. {{\na. "{words}" {{\n  {rule}\n}}\n}}\n'
     )

@@ -29,10 +29,10 @@ from typing import Any
 import z3
 
 from lextrace.dsl import ast
-from lextrace.dsl.checker import readings_used
+from lextrace.dsl.checker import definition_expressions, reachable_definitions, readings_used, walk
 from lextrace.dsl.values import Value, cents_string, exact_string
 
-from .model import Model, Shared, Term, decimal_constraints
+from .model import Model, Shared, Term, decimal_constraints, without_derived
 from .solve import decide
 
 EQUAL, DIFFERENT, UNKNOWN, ERROR = "equal", "different", "unknown", "error"
@@ -480,9 +480,15 @@ def link(old: ast.Statute, new: ast.Statute) -> Link:
             new_term = z3.ToReal(variable) if whole and b.kind != "count" else variable
         else:
             shared.separate.add(name)
-            shared.notes.append(
-                f"input {name}: its type changed from {a} to {b}; each side has its own value"
-            )
+            if str(a) == str(b):  # a list: the proof model holds no shared value for it
+                shared.notes.append(
+                    f"input {name}: a {a}, which the comparison does not share between the "
+                    "two sides; the inputs derived from it are compared as given"
+                )
+            else:
+                shared.notes.append(
+                    f"input {name}: its type changed from {a} to {b}; each side has its own value"
+                )
             continue
         old_absent, new_absent = _absence(before), _absence(after)
         given: Term | None = None
@@ -584,11 +590,25 @@ class Comparer:
         self.link = link(old, new)
         self.before = Model(old, "__old", collect=False, shared=self.link.old)
         self.after = Model(new, "__new", collect=False, shared=self.link.new)
-        self.valid = [*self.before.constraints, *self.after.constraints, *self.link.extra]
+        # Scenarios that derive an input from a list are left out: the model takes a derived
+        # input as given (any value it may take), which covers them soundly while the
+        # derivation is the same on both sides (see `changed_derivations`).
+        deriving = [*self.before.derivation_conditions(), *self.after.derivation_conditions()]
+        self.valid = [
+            *self.before.constraints,
+            *self.after.constraints,
+            *self.link.extra,
+            *(z3.Not(condition) for condition in deriving),
+        ]
         self.evaluators = (Statute(old), Statute(new))
         self.satisfiable: Any = None
         self.proved: list[tuple[Term, Term]] = []  # (new term, old term) proved equal
         self.witnesses: list[Witness] = []
+        self.changed_derivations_by = _changed_derivations(old, new)
+        self.changed_derivations = set(self.changed_derivations_by)
+        self.lists = {
+            n for side in (old, new) for n, d in side.inputs.items() if d.type.kind == "list"
+        }
 
     def common_results(self) -> list[str]:
         """Returns the result keys both encodings declare, in the new encoding's order."""
@@ -667,6 +687,25 @@ class Comparer:
             right = z3.substitute(right, *proved)
         answer, solver = decide([*self.valid, left != right], self.timeout_ms)
         if answer == z3.unsat:
+            reached = _inputs_reached(self.new, name) | _inputs_reached(self.old, name)
+            lists = sorted(n for n in reached if n in self.link.separate and n in self.lists)
+            if lists:
+                return done(
+                    UNKNOWN,
+                    f"reads the list {', '.join(lists)}, which the proof model does not "
+                    "compare: evaluate scenarios with each encoding to compare them",
+                )
+            changed = sorted(self.changed_derivations & reached)
+            if changed:
+                # The model takes a derived input as given: it cannot see the change.
+                rules = ", ".join(self.changed_derivations_by[input_] for input_ in changed)
+                return done(
+                    UNKNOWN,
+                    f"rests on {', '.join(changed)}, derived from a list by {rules}, whose "
+                    "rules differ: the proof model takes a derived input as given, so it "
+                    "cannot compare the derivations; evaluate payroll scenarios with each "
+                    "encoding to compare them",
+                )
             if same_sort and self._linked_type(name):
                 self.proved.append((raw_right, raw_left))
             return done(EQUAL, "proved for every scenario valid under both encodings")
@@ -747,6 +786,9 @@ class Comparer:
             ]
             if all(_same_default(scenario[input_name], d) for d in declared):
                 del scenario[input_name]
+        # An input derived from a list the witness gives is not given beside it: the
+        # evaluators derive it, as the model does.
+        scenario = without_derived(self.new, without_derived(self.old, scenario))
         witness = Witness(scenario, old_readings, new_readings, problem="; ".join(notes))
         values = []
         try:
@@ -791,6 +833,48 @@ def compare_results(
     answer within `timeout_seconds`) or `error`."""
     comparer = Comparer(old, new, timeout_seconds)
     return [comparer.compare(name) for name in comparer.common_results()]
+
+
+def _source_of(statute: ast.Statute, span: ast.Span) -> str:
+    return " ".join(statute.source[span.start : span.end].split())
+
+
+def _derivation_text(statute: ast.Statute, name: str) -> str | None:
+    """Returns what an input's derivation means, as text: its `derived by` clause, the rules
+    the derivation reaches and the record of the list they read (None: not derived)."""
+    declared = statute.inputs.get(name)
+    if declared is None or declared.derived_by is None:
+        return None
+    rule = declared.derived_by.rule
+    parts = [rule, _source_of(statute, declared.derived_by.condition.span)]
+    for reached in sorted(reachable_definitions(statute, [rule])):
+        parts.append(_source_of(statute, statute.definitions[reached].span))
+    parts.extend(_source_of(statute, record.span) for record in statute.records.values())
+    return "\n".join(parts)
+
+
+def _changed_derivations(old: ast.Statute, new: ast.Statute) -> dict[str, str]:
+    """Returns the inputs derived (on either side) whose derivations differ, each with the
+    rule that derives it (the new side's, else the old's)."""
+    changed = {}
+    for name in {*old.inputs, *new.inputs}:
+        before, after = _derivation_text(old, name), _derivation_text(new, name)
+        if before != after:
+            side = new if after is not None else old
+            derived_by = side.inputs[name].derived_by
+            assert derived_by is not None
+            changed[name] = derived_by.rule
+    return changed
+
+
+def _inputs_reached(statute: ast.Statute, name: str) -> set[str]:
+    """Returns the inputs the definition `name` reads, directly or through other rules."""
+    found: set[str] = set()
+    for reached in reachable_definitions(statute, [name]):
+        for expr in definition_expressions(statute.definitions[reached]):
+            found.update(n.name for n in walk(expr) if isinstance(n, ast.Ref | ast.Given))
+            found.update(n.source for n in walk(expr) if isinstance(n, ast.Aggregate))
+    return found & set(statute.inputs)
 
 
 def semantic_diff(old: ast.Statute, new: ast.Statute, timeout_seconds: float = 10.0) -> Diff:
