@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -44,14 +45,26 @@ KINDS: tuple[str, ...] = (
     "amount",
     "other-amount",
     "percentage",
+    "unit",
+    "boundary",
     "comparison",
     "logic",
+    "fact-added",
+    "fact-dropped",
+    "condition-moved",
+    "misplaced-amount",
     "dropped-cap",
+    "rounding",
     "enum-member",
     "dropped-condition",
     "swapped-branches",
 )
 """Every kind of mutation, in the order they are listed in reports."""
+
+# The kinds whose edits compose new text: each mutant of them is parsed before it is kept.
+_COMPOSED = frozenset(
+    {"fact-added", "fact-dropped", "condition-moved", "misplaced-amount", "rounding"}
+)
 
 KILLED_BY = ("check", "proof", "tests")
 STATUSES = (*KILLED_BY, "equivalent", "survived")
@@ -104,6 +117,11 @@ _MONEY_WORDS = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
 _PERCENT_WORDS = re.compile(r"(?<![\w.$])(\d+(?:\.\d+)?) percent")
 _PLAIN_WORDS = re.compile(r"(?<![\w.$,-])(\d{1,3}(?:,\d{3})+|\d+)(?![\w%,]| percent)")
 _ATOMS = (ast.Literal, ast.Ref, ast.Call, ast.Given, ast.BonusSum)
+# A condition that needs no parentheses as the left operand of `or`.
+_OR_OPERANDS = (*_ATOMS, ast.Compare, ast.Not, ast.ReadingTest)
+# `boundary` moves a threshold into or out of its range; `comparison` reverses a test.
+_STRICTNESS = {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}
+_DIRECTION = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "=": "!=", "!=": "="}
 
 
 def _snippet(text: str, width: int = 48) -> str:
@@ -150,6 +168,33 @@ def _stated(clause: ast.Clause, unit: str) -> list[Fraction]:
     for value in values:
         if value not in found:
             found.append(value)
+    return found
+
+
+def _unit_slips(node: ast.Literal) -> list[str]:
+    """Returns the texts a literal gets when its unit is slipped: a percentage written as the
+    plain number (`35%` -> `35`), a fraction as the whole percentage below it (`1/3` ->
+    `33%`). Money is never written plain: the type checker refuses it wherever an amount goes."""
+    value = node.value
+    if isinstance(value, bool):
+        return []
+    if node.unit == "percent":
+        points = value * 100
+        return [_number_text(points)] if points.denominator == 1 else []
+    if node.unit == "number" and value.denominator != 1 and 0 < value < 1:
+        points = value * 100
+        if points.denominator == 1:  # 1/2 is exactly 50%: the same number
+            return []
+        return [f"{points.numerator // points.denominator}%"]
+    return []
+
+
+def _refs(expr: ast.Expr | None) -> list[str]:
+    """Returns the names an expression reads, in order, distinct."""
+    found: list[str] = []
+    for node in walk(expr):
+        if isinstance(node, ast.Ref) and node.name not in found:
+            found.append(node.name)
     return found
 
 
@@ -200,6 +245,18 @@ class _Generator:
         self.names = set(statute.inputs) | set(statute.definitions)
         self.found: list[tuple[int, int, str, str, ast.Clause, str, tuple[Edit, ...]]] = []
 
+    def parses(self, source: str) -> bool:
+        """True when `source` still parses (a composed edit must never break the syntax)."""
+        try:
+            parse_encoding(source, "mutant.lex")
+        except EncodingError:
+            return False
+        return True
+
+    def inputs_of(self, kind: str) -> set[str]:
+        """Returns the names of the inputs of one type kind ("bool", "count")."""
+        return {name for name, i in self.statute.inputs.items() if i.type.kind == kind}
+
     def text(self, node: ast.Expr | ast.Span) -> str:
         span = node if isinstance(node, ast.Span) else node.span
         return self.source[span.start : span.end]
@@ -229,14 +286,22 @@ class _Generator:
         self.found.append((at.start, order, kind, owner, clause, description, tuple(edits)))
 
     def generate(self) -> list[Mutant]:
-        for site in _sites(self.statute):
+        sites = _sites(self.statute)
+        for site in sites:
             for node in walk(site.expr):
                 self.node(site, node)
         self.conditions()
+        self.added_facts(sites)
+        self.moved_conditions()
+        self.related_quantities(sites)
         self.found.sort(key=lambda item: (item[0], item[1]))
         mutants: list[Mutant] = []
         seen: set[str] = {self.source}
         for _, _, kind, owner, clause, description, edits in self.found:
+            if kind in _COMPOSED and not self.parses(
+                Mutant("", kind, "", 0, owner, "", edits).apply(self.source)
+            ):
+                continue
             mutant = Mutant(
                 id=f"M{len(mutants) + 1:03d}",
                 kind=kind,
@@ -261,8 +326,12 @@ class _Generator:
             self.compare(site, node)
         elif isinstance(node, ast.BoolOp) and node.op in ("and", "or"):
             self.logic(site, node)
+            self.dropped_fact(site, node)
         elif isinstance(node, ast.Call) and node.name in ("min", "max") and len(node.args) > 1:
             self.cap(site, node)
+            self.misplaced(site, node)
+        elif isinstance(node, ast.Call) and node.name == "floor" and len(node.args) == 1:
+            self.rounding(site, node)
         elif (
             isinstance(node, ast.Ref) and node.name in self.members and node.name not in self.names
         ):
@@ -326,6 +395,7 @@ class _Generator:
                 for other in _stated(site.clause, "number")
                 if other != value and value / 10 <= other <= value * 10
             ]
+        changed += [("unit", text) for text in _unit_slips(node)]
         for kind, new in changed:
             self.add(
                 kind,
@@ -337,21 +407,16 @@ class _Generator:
             )
 
     def compare(self, site: _Site, node: ast.Compare) -> None:
-        flipped = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "=": "!=", "!=": "="}[node.op]
         gap = self.source[node.left.span.end : node.right.span.start]
         match = re.search(re.escape(node.op), gap)
         if match is None:  # pragma: no cover - the operator always sits between its operands
             return
         start = node.left.span.end + match.start()
-        edit = Edit(start, start + len(node.op), flipped)
-        self.add(
-            "comparison",
-            site.clause,
-            site.owner,
-            node.span,
-            self.changed(node.span, edit),
-            edit,
-        )
+        changed = [("boundary", _STRICTNESS[node.op])] if node.op in _STRICTNESS else []
+        changed.append(("comparison", _DIRECTION[node.op]))
+        for kind, flipped in changed:
+            edit = Edit(start, start + len(node.op), flipped)
+            self.add(kind, site.clause, site.owner, node.span, self.changed(node.span, edit), edit)
 
     def logic(self, site: _Site, node: ast.BoolOp) -> None:
         other = "or" if node.op == "and" else "and"
@@ -376,6 +441,73 @@ class _Generator:
                 node.span,
                 f"{node.name}(...) -> {_snippet(self.text(kept), 40)} (dropped "
                 f"{', '.join(_snippet(self.text(a), 40) for a in dropped)})",
+                Edit(node.span.start, node.span.end, text),
+            )
+
+    def dropped_fact(self, site: _Site, node: ast.BoolOp) -> None:
+        for kept, dropped in ((node.left, node.right), (node.right, node.left)):
+            self.add(
+                "fact-dropped",
+                site.clause,
+                site.owner,
+                node.span,
+                f"drop '{_snippet(self.text(dropped), 40)}' from '{_snippet(self.text(node))}'",
+                Edit(node.span.start, node.span.end, self.operand(kept)),
+            )
+
+    def operand(self, node: ast.Expr, safe: tuple[type, ...] = _OR_OPERANDS) -> str:
+        """Returns the text of `node`, in parentheses unless it is one of `safe`."""
+        text = self.text(node)
+        return text if isinstance(node, safe) else f"({text})"
+
+    def misplaced(self, site: _Site, node: ast.Call) -> None:
+        """`min(a + b, c)` -> `min(a, c) + b` (b added after the cap) and `a + min(b, c)` (the
+        cap applied to b alone), for every argument that is a sum."""
+        if node.kwargs:
+            return
+        for index, arg in enumerate(node.args):
+            if not (isinstance(arg, ast.BinOp) and arg.op == "+"):
+                continue
+            others = [self.text(a) for i, a in enumerate(node.args) if i != index]
+            left, right = self.text(arg.left), self.operand(arg.right, _ATOMS)
+            for call, outside, description in (
+                (
+                    [*others[:index], left, *others[index:]],
+                    f" + {right}",
+                    f"{_snippet(self.text(arg.right), 32)} added after {node.name}()",
+                ),
+                (
+                    [*others[:index], self.text(arg.right), *others[index:]],
+                    f"{left} + ",
+                    f"{node.name}() applied to {_snippet(self.text(arg.right), 32)} alone",
+                ),
+            ):
+                inner = f"{node.name}({', '.join(call)})"
+                text = f"({inner}{outside})" if outside.startswith(" ") else f"({outside}{inner})"
+                self.add(
+                    "misplaced-amount",
+                    site.clause,
+                    site.owner,
+                    node.span,
+                    f"{description}: {_snippet(text[1:-1], 60)}",
+                    Edit(node.span.start, node.span.end, text),
+                )
+
+    def rounding(self, site: _Site, node: ast.Call) -> None:
+        """A floor dropped, and a floor turned into rounding up (`floor(x) + 1`: the language
+        has no ceiling)."""
+        (arg,) = node.args
+        whole = self.text(node)
+        for text, description in (
+            (self.operand(arg, _ATOMS), f"drop floor: {_snippet(self.text(arg), 48)}"),
+            (f"({whole} + 1)", f"round up: {_snippet(whole, 48)} + 1"),
+        ):
+            self.add(
+                "rounding",
+                site.clause,
+                site.owner,
+                node.span,
+                description,
                 Edit(node.span.start, node.span.end, text),
             )
 
@@ -435,6 +567,133 @@ class _Generator:
                         span,
                         f"drop 'when {_snippet(self.text(case.condition))}' (when true)",
                         Edit(span.start, span.end, "true"),
+                    )
+
+    # ---- facts, conditions and quantities of other clauses --------------------------------
+    def condition_sites(self, sites: list[_Site]) -> list[_Site]:
+        """Returns every condition: of a rule, a case, an exception, or an `if`, by position."""
+        found: list[_Site] = []
+        for definition in self.statute.definitions.values():
+            if isinstance(definition, ast.Rule) and definition.condition is not None:
+                found.append(
+                    _Site(f"rule {definition.name}", definition.clause, definition.condition)
+                )
+            elif isinstance(definition, ast.Cases):
+                for case in definition.cases:
+                    if case.condition is not None:
+                        found.append(_Site(f"case {case.name}", case.clause, case.condition))
+        for exception in self.statute.exceptions:
+            found.append(
+                _Site(f"exception {exception.name}", exception.clause, exception.condition)
+            )
+        for site in sites:
+            for node in walk(site.expr):
+                if isinstance(node, ast.If):
+                    found.append(_Site(site.owner, site.clause, node.condition))
+        unique = {site.expr.span.start: site for site in found}
+        return [unique[start] for start in sorted(unique)]
+
+    def added_facts(self, sites: list[_Site]) -> None:
+        """`when C` -> `when C or F`: F a bool input that another condition reads beside a fact
+        C reads, and that nothing of C's clause reads (a fact of a neighbouring clause)."""
+        facts = self.inputs_of("bool")
+        conditions = self.condition_sites(sites)
+        beside: dict[str, list[str]] = {}
+        for site in conditions:
+            read = [name for name in _refs(site.expr) if name in facts]
+            for name in read:
+                for other in read:
+                    if other != name and other not in beside.setdefault(name, []):
+                        beside[name].append(other)
+        clause_reads: dict[tuple[str, ...], set[str]] = {}
+        for site in sites:
+            clause_reads.setdefault(site.clause.path, set()).update(_refs(site.expr))
+        order = list(self.statute.inputs)
+        for site in conditions:
+            read = [name for name in _refs(site.expr) if name in facts]
+            candidates = {f for name in read for f in beside.get(name, [])}
+            candidates -= clause_reads.get(site.clause.path, set())
+            condition = site.expr
+            left = self.operand(condition, (*_OR_OPERANDS, ast.BoolOp))
+            if isinstance(condition, ast.BoolOp) and condition.op == "implies":
+                left = f"({self.text(condition)})"
+            for fact in sorted(candidates, key=order.index):
+                self.add(
+                    "fact-added",
+                    site.clause,
+                    site.owner,
+                    condition.span,
+                    f"'{_snippet(self.text(condition), 40)}' -> '... or {fact}'",
+                    Edit(condition.span.start, condition.span.end, f"{left} or {fact}"),
+                )
+
+    def moved_conditions(self) -> None:
+        """Swaps the conditions of neighbouring cases of one definition, and of neighbouring
+        rules without parameters under one parent clause."""
+        groups: dict[tuple[object, ...], list[tuple[str, ast.Clause, ast.Expr]]] = {}
+        for definition in self.statute.definitions.values():
+            if isinstance(definition, ast.Rule):
+                if definition.condition is not None and not definition.params:
+                    key = ("rules", definition.clause.path[:-1])
+                    groups.setdefault(key, []).append(
+                        (f"rule {definition.name}", definition.clause, definition.condition)
+                    )
+            else:
+                for case in definition.cases:
+                    if case.condition is not None and not definition.params:
+                        groups.setdefault(("cases", definition.name), []).append(
+                            (f"case {case.name}", case.clause, case.condition)
+                        )
+        for members in groups.values():
+            members.sort(key=lambda member: member[2].span.start)
+            for (owner, clause, first), (other_owner, _, second) in pairwise(members):
+                one, two = self.text(first), self.text(second)
+                if one == two:
+                    continue
+                self.add(
+                    "condition-moved",
+                    clause,
+                    owner,
+                    first.span,
+                    f"swap 'when {_snippet(one, 32)}' with 'when {_snippet(two, 32)}' of "
+                    f"{other_owner}",
+                    Edit(first.span.start, first.span.end, two),
+                    Edit(second.span.start, second.span.end, one),
+                )
+
+    def related_quantities(self, sites: list[_Site]) -> None:
+        """A count input X that a comparison reads -> `(X + Y)` throughout that expression,
+        for every count input Y another expression reads beside X, and this one does not."""
+        counts = self.inputs_of("count")
+        beside: dict[str, list[str]] = {}
+        for site in sites:
+            read = [name for name in _refs(site.expr) if name in counts]
+            for name in read:
+                for other in read:
+                    if other != name and other not in beside.setdefault(name, []):
+                        beside[name].append(other)
+        for site in sites:
+            read = _refs(site.expr)
+            compared: list[str] = []
+            for node in walk(site.expr):
+                if isinstance(node, ast.Compare):
+                    compared += [n for n in _refs(node) if n in counts and n not in compared]
+            for name in compared:
+                refs = [
+                    node
+                    for node in walk(site.expr)
+                    if isinstance(node, ast.Ref) and node.name == name
+                ]
+                for other in beside.get(name, []):
+                    if other in read:
+                        continue
+                    self.add(
+                        "condition-moved",
+                        site.clause,
+                        site.owner,
+                        refs[0].span,
+                        f"{name} -> ({name} + {other}) in '{_snippet(self.text(site.expr), 40)}'",
+                        *(Edit(r.span.start, r.span.end, f"({name} + {other})") for r in refs),
                     )
 
 
