@@ -67,7 +67,10 @@ _COMPOSED = frozenset(
 )
 
 KILLED_BY = ("check", "proof", "tests")
-STATUSES = (*KILLED_BY, "equivalent", "survived")
+# "unknown": nothing killed the mutant, some proof of it ended UNKNOWN (a timeout) and it was
+# not proved equivalent: neither killed nor survived.
+STATUSES = (*KILLED_BY, "equivalent", "survived", "unknown")
+TOP_KILLERS = 3  # the killing checks a kind's line of the text report names
 PROOF_KILLS = frozenset({"VIOLATED", "VACUOUS", "ERROR"})
 NUMBER_CHECK = "is not stated in the words of"  # the checker's untraceable-number message
 CASES_SUFFIX = ".cases.yaml"  # an encoding's test cases live beside it: <stem>.cases.yaml
@@ -868,17 +871,31 @@ class Job:
     cases: tuple[str, ...] = ()  # the cases files run when `tests`
 
 
+@dataclass(frozen=True)
+class ProofKill:
+    """A proof that failed on a mutant: the check's name and kind, how it ended, and whether
+    the failure came with a counterexample scenario."""
+
+    name: str
+    kind: str  # invariant, monotone, well-formed, bound, ...
+    status: str  # VIOLATED, VACUOUS or ERROR
+    counterexample: bool
+
+
 @dataclass
 class MutantResult:
     """What became of one mutant."""
 
     mutant: Mutant
-    status: str  # check, proof, tests, equivalent or survived
+    status: str  # check, proof, tests, equivalent, survived or unknown
     check_errors: list[str] = field(default_factory=list)
+    check_kinds: list[str] = field(default_factory=list)  # category of each error, distinct
     numbers_only: bool = False  # every check error is an untraceable number
     proof_failures: list[str] = field(default_factory=list)  # "STATUS name"
+    proof_kills: list[ProofKill] = field(default_factory=list)
     proofs_alone: bool | None = None  # would the proofs kill it, ignoring the number check?
     unknown: int = 0
+    unknown_checks: list[str] = field(default_factory=list)  # the checks that ended UNKNOWN
     tests_detail: str = ""
     equivalence: Equivalence | None = None
     seconds: float = 0.0
@@ -887,6 +904,43 @@ class MutantResult:
     def killed(self) -> bool:
         """True when a check, a proof or a test caught the mutant."""
         return self.status in KILLED_BY
+
+    @property
+    def killer(self) -> str | None:
+        """Returns what killed the mutant, within its stage: the category of the first check
+        error, the name of the first failing proof, "cases" for the tests; None when alive."""
+        if self.status == "check":
+            return self.check_kinds[0] if self.check_kinds else "check"
+        if self.status == "proof":
+            return self.proof_kills[0].name if self.proof_kills else "proof"
+        if self.status == "tests":
+            return "cases"
+        return None
+
+    @property
+    def status_without_tests(self) -> str:
+        """Returns the status the mutant would have had without the test cases."""
+        if self.status != "tests":
+            return self.status
+        return "unknown" if self.unknown else "survived"
+
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019")
+_NUMBER = re.compile(r"\$?\d[\d,]*(?:\.\d+)?(?:/\d+)?%?")
+_CITED = re.compile(r"(?:\((?:[0-9]{1,4}[A-Za-z]{0,2}|[a-zA-Z]{1,6})\))+|\b[a-zA-Z]{1,2}\.(?=\s|$)")
+
+
+def check_category(diagnostic: Any) -> str:
+    """Returns the category of a checker diagnostic: its `code` when it has one, else its
+    message with what is particular to one place removed (quoted names, numbers, citations),
+    e.g. "the number N in '…' is not stated in the words of (…)"."""
+    code = getattr(diagnostic, "code", None)
+    if code:
+        return str(code)
+    text = _QUOTED.sub("'…'", str(diagnostic.message))
+    text = _NUMBER.sub("N", text)
+    text = _CITED.sub("(…)", text)
+    return _snippet(" ".join(text.split()), 80)
 
 
 _ORIGINALS: dict[str, ast.Statute] = {}
@@ -930,6 +984,10 @@ def _run_in(job: Job, folder: Path) -> MutantResult:
     analysis = analyse(path)
     errors = analysis.errors
     result.check_errors = [f"{d.line}:{d.column}: {d.message}" for d in errors]
+    for diagnostic in errors:
+        category = check_category(diagnostic)
+        if category not in result.check_kinds:
+            result.check_kinds.append(category)
     result.numbers_only = bool(errors) and all(NUMBER_CHECK in d.message for d in errors)
     if errors:
         result.status = "check"
@@ -939,10 +997,17 @@ def _run_in(job: Job, folder: Path) -> MutantResult:
         try:
             report = run(statute, job.timeout, job.budget)
             failed = [o for o in report.outcomes if o.status in PROOF_KILLS]
-            result.unknown = sum(1 for o in report.outcomes if o.status == "UNKNOWN")
+            unknown = [o.check.name for o in report.outcomes if o.status == "UNKNOWN"]
+            result.unknown = len(unknown)
+            result.unknown_checks = unknown
             result.proof_failures = [f"{o.status} {o.check.name}" for o in failed]
+            result.proof_kills = [
+                ProofKill(o.check.name, o.check.kind, o.status, bool(o.counterexample))
+                for o in failed
+            ]
         except Exception as error:  # the verifier cannot even build the checks
             result.proof_failures = [f"ERROR the verifier failed: {type(error).__name__}: {error}"]
+            result.proof_kills = [ProofKill("the verifier", "verifier", "ERROR", False)]
         result.proofs_alone = bool(result.proof_failures)
         if result.proofs_alone and not errors:
             result.status = "proof"
@@ -964,6 +1029,8 @@ def _run_in(job: Job, folder: Path) -> MutantResult:
         result.equivalence = Equivalence("error", "built-in", str(error))
     if result.status == "survived" and result.equivalence.verdict == "equivalent":
         result.status = "equivalent"
+    elif result.status == "survived" and result.unknown:
+        result.status = "unknown"  # an undecided proof might have killed it
     return result
 
 
@@ -1022,11 +1089,15 @@ class MutationReport:
 
     def totals(self) -> dict[str, int]:
         """Returns the counts: mutants, killed by check / proof / tests, by proofs alone
-        (ignoring the number check), equivalent, survived, killed and non-equivalent."""
+        (ignoring the number check), equivalent, survived, unknown (neither killed nor
+        survived), killed, non-equivalent, decided (killed or survived), and the same without
+        the tests (what the checks and proofs alone kill, of what they decide)."""
         count = {status: 0 for status in STATUSES}
         for result in self.results:
             count[result.status] += 1
         killed = sum(count[s] for s in KILLED_BY)
+        without = [r.status_without_tests for r in self.results]
+        killed_without = sum(1 for s in without if s in ("check", "proof"))
         return {
             "mutants": len(self.results),
             "killed_by_check": count["check"],
@@ -1034,8 +1105,13 @@ class MutationReport:
             "killed_by_tests": count["tests"],
             "equivalent": count["equivalent"],
             "survived": count["survived"],
+            "unknown": count["unknown"],
             "killed": killed,
             "non_equivalent": len(self.results) - count["equivalent"],
+            "decided": killed + count["survived"],
+            "killed_without_tests": killed_without,
+            "decided_without_tests": killed_without + without.count("survived"),
+            "unknown_without_tests": without.count("unknown"),
             "proofs_alone_run": sum(1 for r in self.results if r.proofs_alone is not None),
             "killed_by_proofs_alone": sum(1 for r in self.results if r.proofs_alone),
             "proofs_alone_equivalent": sum(1 for r in self.results if _equivalent(r)),
@@ -1043,11 +1119,22 @@ class MutationReport:
 
     @property
     def kill_rate(self) -> Fraction | None:
-        """Returns killed / non-equivalent mutants (None when every mutant is equivalent)."""
+        """Returns killed / decided mutants (killed or survived: the equivalent and the
+        unknown left out), None when none is decided."""
         totals = self.totals()
-        if not totals["non_equivalent"]:
+        if not totals["decided"]:
             return None
-        return Fraction(totals["killed"], totals["non_equivalent"])
+        return Fraction(totals["killed"], totals["decided"])
+
+    @property
+    def kill_rate_without_tests(self) -> Fraction | None:
+        """Returns what the checks and proofs alone kill, of the mutants they decide (a
+        mutant killed only by the tests counts as survived, or as unknown when a proof of it
+        ended UNKNOWN); None when none is decided. Equals `kill_rate` without `--tests`."""
+        totals = self.totals()
+        if not totals["decided_without_tests"]:
+            return None
+        return Fraction(totals["killed_without_tests"], totals["decided_without_tests"])
 
     @property
     def proofs_alone_rate(self) -> Fraction | None:
@@ -1068,17 +1155,47 @@ class MutationReport:
                 methods.append(result.equivalence.method)
         return methods
 
-    def by_kind(self) -> dict[str, dict[str, int]]:
-        """Returns, for each kind present, how many mutants ended with each status."""
-        found: dict[str, dict[str, int]] = {}
+    def by_kind(self) -> dict[str, dict[str, Any]]:
+        """Returns, for each kind present: how many mutants ended with each status, how many
+        the proofs alone kill, the kill rate of the checks and proofs without the tests
+        (`killed_without_tests` of `decided_without_tests`), and which checks did the killing
+        (`killers`: for "check" the categories of the first check error, for "proof" the
+        first failing proof's name, each with its count, most first)."""
+        found: dict[str, dict[str, Any]] = {}
         for kind in KINDS:
             rows = [r for r in self.results if r.mutant.kind == kind]
-            if rows:
-                found[kind] = {"mutants": len(rows)}
-                for status in STATUSES:
-                    found[kind][status] = sum(1 for r in rows if r.status == status)
-                found[kind]["proofs_alone"] = sum(1 for r in rows if r.proofs_alone)
+            if not rows:
+                continue
+            row: dict[str, Any] = {"mutants": len(rows)}
+            for status in STATUSES:
+                row[status] = sum(1 for r in rows if r.status == status)
+            row["proofs_alone"] = sum(1 for r in rows if r.proofs_alone)
+            without = [r.status_without_tests for r in rows]
+            row["killed_without_tests"] = sum(1 for s in without if s in ("check", "proof"))
+            row["decided_without_tests"] = row["killed_without_tests"] + without.count("survived")
+            row["killers"] = {
+                stage: _ranked(r.killer for r in rows if r.status == stage and r.killer)
+                for stage in ("check", "proof")
+            }
+            row["proof_counterexamples"] = sum(
+                1
+                for r in rows
+                if r.status == "proof" and r.proof_kills and r.proof_kills[0].counterexample
+            )
+            found[kind] = row
         return found
+
+
+def _ranked(names: Iterator[str]) -> list[tuple[str, int]]:
+    """Returns each name with how often it occurs, most first (then by name)."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def _rate(killed: int, decided: int) -> Fraction | None:
+    return Fraction(killed, decided) if decided else None
 
 
 def _equivalent(result: MutantResult) -> bool:
@@ -1266,28 +1383,55 @@ def render_text(report: MutationReport) -> str:
             lines.append(f"      {why}")
     lines.append("")
     lines.append("by kind:")
-    for kind, row in report.by_kind().items():
+    by_kind = report.by_kind()
+    for kind, row in by_kind.items():
         shown = ", ".join(f"{row[s]} {s}" for s in STATUSES if row[s])
         lines.append(
             f"  {kind:<17} {row['mutants']:>3} mutants: {shown}; proofs alone kill "
             f"{row['proofs_alone']}"
         )
+        for stage in ("check", "proof"):
+            killers = row["killers"][stage]
+            if killers:
+                top = "; ".join(f"{count} {name}" for name, count in killers[:TOP_KILLERS])
+                more = len(killers) - TOP_KILLERS
+                lines.append(f"      by {stage}: {top}" + (f" (+{more} more)" if more > 0 else ""))
     totals = report.totals()
-    survivors = [r for r in report.results if r.status == "survived"]
-    if survivors:
-        lines.append("")
-        lines.append("survivors:")
-        for result in survivors:
-            lines.append(f"  {result.mutant.id}  {result.mutant.description}")
+    for status, title in (
+        ("survived", "survivors"),
+        ("unknown", "unknown (a proof ended UNKNOWN: neither killed nor survived)"),
+    ):
+        rows = [r for r in report.results if r.status == status]
+        if rows:
+            lines.append("")
+            lines.append(f"{title}:")
+            for result in rows:
+                extra = ""
+                if status == "unknown":
+                    extra = f"  [UNKNOWN: {', '.join(result.unknown_checks[:3])}]"
+                lines.append(f"  {result.mutant.id}  {result.mutant.description}{extra}")
+    lines.append("")
+    lines.append("kill rate of the checks and proofs alone (without the tests), by kind:")
+    for kind, row in by_kind.items():
+        lines.append(
+            f"  {kind:<17} {row['killed_without_tests']:>3}/{row['decided_without_tests']:<3} = "
+            f"{percent(_rate(row['killed_without_tests'], row['decided_without_tests']))} %"
+        )
+    lines.append(
+        f"  {'all':<17} {totals['killed_without_tests']:>3}/"
+        f"{totals['decided_without_tests']:<3} = {percent(report.kill_rate_without_tests)} %"
+    )
     lines.append("")
     lines.append(
         f"{totals['mutants']} mutants: {totals['killed_by_check']} killed by the static checks, "
         f"{totals['killed_by_proof']} by the proofs, {totals['killed_by_tests']} by the tests; "
-        f"{totals['equivalent']} equivalent, {totals['survived']} survived"
+        f"{totals['equivalent']} equivalent, {totals['survived']} survived, "
+        f"{totals['unknown']} unknown"
     )
     lines.append(
-        f"kill rate: {totals['killed']}/{totals['non_equivalent']} non-equivalent mutants = "
+        f"kill rate: {totals['killed']}/{totals['decided']} decided non-equivalent mutants = "
         f"{percent(report.kill_rate)} %"
+        + (f" ({totals['unknown']} unknown left out)" if totals["unknown"] else "")
     )
     runnable = totals["proofs_alone_run"] - totals["proofs_alone_equivalent"]
     lines.append(
@@ -1301,8 +1445,9 @@ def render_text(report: MutationReport) -> str:
 
 
 def to_json(report: MutationReport) -> dict[str, object]:
-    """Returns the report as JSON: {"statute", "encoding", "totals", "kill_rate", "by_kind",
-    "mutants": [{id, kind, citation, line, description, status, killed_by, ...}], ...}."""
+    """Returns the report as JSON: {"statute", "encoding", "totals", "kill_rate",
+    "kill_rate_without_tests", "by_kind" (statuses, killers, rates), "survivors", "unknown",
+    "mutants": [{id, kind, citation, line, description, status, killed_by, killer, ...}]}."""
     mutants = []
     for result in report.results:
         mutant = result.mutant
@@ -1315,11 +1460,24 @@ def to_json(report: MutationReport) -> dict[str, object]:
             "description": mutant.description,
             "status": result.status,
             "killed_by": result.status if result.killed else None,
+            "killer": result.killer,
+            "status_without_tests": result.status_without_tests,
             "check_errors": result.check_errors,
+            "check_kinds": result.check_kinds,
             "numbers_only": result.numbers_only,
             "proof_failures": result.proof_failures,
+            "proof_kills": [
+                {
+                    "check": k.name,
+                    "kind": k.kind,
+                    "status": k.status,
+                    "counterexample": k.counterexample,
+                }
+                for k in result.proof_kills
+            ],
             "proofs_alone": result.proofs_alone,
             "unknown_checks": result.unknown,
+            "unknown_check_names": result.unknown_checks,
             "seconds": round(result.seconds, 3),
             "edits": [{"start": e.start, "end": e.end, "text": e.text} for e in mutant.edits],
         }
@@ -1353,7 +1511,21 @@ def to_json(report: MutationReport) -> dict[str, object]:
         "totals": report.totals(),
         "kill_rate": rate(report.kill_rate),
         "proofs_alone_rate": rate(report.proofs_alone_rate),
-        "by_kind": report.by_kind(),
+        "kill_rate_without_tests": rate(report.kill_rate_without_tests),
+        "by_kind": {
+            kind: {
+                **{k: v for k, v in row.items() if k != "killers"},
+                "kill_rate_without_tests": rate(
+                    _rate(row["killed_without_tests"], row["decided_without_tests"])
+                ),
+                "killers": {
+                    stage: [{"name": name, "count": count} for name, count in ranked]
+                    for stage, ranked in row["killers"].items()
+                },
+            }
+            for kind, row in report.by_kind().items()
+        },
         "survivors": [r.mutant.id for r in report.results if r.status == "survived"],
+        "unknown": [r.mutant.id for r in report.results if r.status == "unknown"],
         "mutants": mutants,
     }
