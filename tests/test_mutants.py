@@ -19,16 +19,23 @@ from lextrace.dsl.parser import parse_encoding
 from lextrace.statute import BUNDLED, OFFICIAL
 from lextrace.verify.mutants import (
     KINDS,
+    STATUSES,
     Edit,
     Job,
     Mutant,
+    MutantResult,
+    MutationReport,
+    ProofKill,
     builtin_equivalence,
+    check_category,
     edit_regions,
     equivalence,
     generate,
     percent,
+    render_text,
     run_job,
     select,
+    to_json,
 )
 
 
@@ -42,6 +49,12 @@ def original() -> ast.Statute:
 def mutants(original: ast.Statute) -> list[Mutant]:
     """Every mutant of the bundled encoding."""
     return generate(original)
+
+
+@pytest.fixture(scope="module")
+def again() -> list[Mutant]:
+    """Every mutant of the bundled encoding, generated again from a fresh parse."""
+    return generate(load(BUNDLED))
 
 
 def _job(original: ast.Statute, mutant: Mutant, cases: tuple[str, ...] = ()) -> Job:
@@ -68,9 +81,8 @@ def _texts(statute: ast.Statute) -> list[tuple[tuple[str, ...], str]]:
 
 
 def test_generation_is_deterministic_and_covers_every_kind(
-    original: ast.Statute, mutants: list[Mutant]
+    original: ast.Statute, mutants: list[Mutant], again: list[Mutant]
 ) -> None:
-    again = generate(load(BUNDLED))
     assert again == mutants
     assert len(mutants) >= 60
     assert {m.kind for m in mutants} == set(KINDS)
@@ -100,6 +112,135 @@ def test_mutants_edit_rules_only_never_the_statute_words(
         assert mutated[len(mutated) - tail :] == original.source[len(original.source) - tail :]
         statute, _ = parse_encoding(mutated, f"{mutant.id}.lex")
         assert _texts(statute) == _texts(original), mutant.id
+
+
+def _mutated(
+    original: ast.Statute, mutants: list[Mutant], kind: str, owner: str, wanted: str
+) -> Mutant:
+    """The one mutant of `kind` in `owner` whose source contains `wanted` (which the original
+    does not)."""
+    assert wanted not in original.source
+    found = [
+        m
+        for m in mutants
+        if m.kind == kind and m.owner == owner and wanted in m.apply(original.source)
+    ]
+    assert len(found) == 1, [m.description for m in mutants if m.kind == kind]
+    return found[0]
+
+
+# (kind, owner, a text of the mutated source at the site, how it reads in the original)
+NEW_KINDS = [
+    (
+        "boundary",
+        "rule distress_score_bonus",
+        "when mri_distress_score >= 50 reading I2",
+        "when mri_distress_score > 50 reading I2",
+    ),
+    (
+        "comparison",
+        "rule distress_score_bonus",
+        "when mri_distress_score < 50 reading I2",
+        "when mri_distress_score > 50 reading I2",
+    ),
+    (
+        "unit",
+        "rule salary_bonus",
+        "floor(salary_excess / 35)",
+        "floor(salary_excess / 35%)",
+    ),
+    (
+        "unit",
+        "rule board_diversity_bonus",
+        "board_underrepresented_share >= 33% reading",
+        "board_underrepresented_share >= 1/3 reading",
+    ),
+    (
+        "fact-added",
+        "rule opportunity_zone_bonus",
+        "$1,000 when qualified_opportunity_zone or employment_investment_corridor;",
+        "$1,000 when qualified_opportunity_zone;",
+    ),
+    (
+        "fact-dropped",
+        "case area_tier",
+        "case area_tier = b1 when government_restricted_municipality;",
+        "case area_tier = b1 when government_restricted_municipality or mega_project;",
+    ),
+    (
+        "condition-moved",
+        "case salary_reference",
+        "county_median_salary when government_restricted_municipality;",
+        "county_median_salary when not government_restricted_municipality;",
+    ),
+    (
+        "condition-moved",
+        "case large_employer_bonus",
+        "$1,500 when (new_jobs + retained_jobs) > 1000;",
+        "$1,500 when new_jobs > 1000;",
+    ),
+    (
+        "misplaced-amount",
+        "rule gross_amount",
+        "(min(base_amount + bonus_total(covered: covered), gross_cap) + "
+        "cap_allowance(covered: covered))",
+        "min(base_amount + bonus_total(covered: covered),\n        gross_cap + cap_allowance",
+    ),
+    (
+        "misplaced-amount",
+        "rule gross_amount",
+        "(base_amount + min(bonus_total(covered: covered), gross_cap + "
+        "cap_allowance(covered: covered)))",
+        "min(base_amount + bonus_total(covered: covered),\n        gross_cap + cap_allowance",
+    ),
+    (
+        "rounding",
+        "rule salary_bonus",
+        "min($200 * (salary_excess / 35%), $1,000)",
+        "min($200 * floor(salary_excess / 35%), $1,000)",
+    ),
+    (
+        "rounding",
+        "rule salary_bonus",
+        "min($200 * (floor(salary_excess / 35%) + 1), $1,000)",
+        "min($200 * floor(salary_excess / 35%), $1,000)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "owner", "wanted", "before"), NEW_KINDS)
+def test_each_new_kind_makes_its_edit_at_a_known_site(
+    original: ast.Statute,
+    mutants: list[Mutant],
+    again: list[Mutant],
+    kind: str,
+    owner: str,
+    wanted: str,
+    before: str,
+) -> None:
+    assert before in original.source
+    mutant = _mutated(original, mutants, kind, owner, wanted)
+    mutated = mutant.apply(original.source)
+    statute, _ = parse_encoding(mutated, f"{mutant.id}.lex")  # it parses
+    assert statute.result_names == original.result_names
+    # Deterministic: the same mutant, under the same id, from a fresh parse of the encoding.
+    assert _mutated(original, again, kind, owner, wanted) == mutant
+
+
+def test_boundary_flips_strictness_and_comparison_reverses_the_test(
+    original: ast.Statute, mutants: list[Mutant]
+) -> None:
+    pairs = {
+        "boundary": [{"<", "<="}, {">", ">="}],
+        "comparison": [{"<", ">"}, {"<=", ">="}, {"=", "!="}],
+    }
+    seen = dict.fromkeys(pairs, 0)
+    for mutant in mutants:
+        if mutant.kind in pairs:
+            (edit,) = mutant.edits
+            assert {original.source[edit.start : edit.end], edit.text} in pairs[mutant.kind]
+            seen[mutant.kind] += 1
+    assert seen["boundary"] >= 10 and seen["comparison"] > seen["boundary"]
 
 
 def test_a_limited_sample_is_seeded_and_spread_over_the_kinds(mutants: list[Mutant]) -> None:
