@@ -266,6 +266,12 @@ def test_dropping_the_cap_of_the_gross_amount_is_killed_by_the_proofs(
     assert result.check_errors == []
     assert result.proofs_alone is True
     assert any(f.startswith("VIOLATED cap_b") for f in result.proof_failures)
+    # What killed it: the first failing proof, with the counterexample that shows it.
+    assert result.killer == result.proof_kills[0].name
+    assert any(
+        k.name.startswith("cap_b") and k.status == "VIOLATED" and k.counterexample
+        for k in result.proof_kills
+    )
 
 
 def test_a_changed_amount_is_killed_by_the_number_check(
@@ -277,6 +283,10 @@ def test_a_changed_amount_is_killed_by_the_number_check(
     assert result.status == "check"
     assert result.numbers_only
     assert "$5,500" in result.check_errors[0]
+    # Its category names no number, no rule and no clause: the same for every such mutant.
+    assert result.killer == result.check_kinds[0]
+    assert "$5,500" not in result.killer and "gross_cap" not in result.killer
+    assert "(d)(3)" not in result.killer
     # The proofs were run as well, ignoring the number check: a cap raised to $5,500 breaks
     # the invariant cap_b3 of (d)(3).
     assert result.proofs_alone is True
@@ -301,6 +311,120 @@ def test_equivalence_proves_a_rewriting_equal_and_finds_a_change(
             assert verdicts == dict.fromkeys(original.result_names, "equal")
         else:
             assert list(verdicts.values())[-1] == "different"
+
+
+def test_a_check_category_keeps_the_words_and_drops_what_is_particular() -> None:
+    class Diagnostic:
+        def __init__(self, message: str, code: str | None = None) -> None:
+            self.message, self.code = message, code
+
+    one = check_category(Diagnostic("the number $5,500 in 'gross_cap' is not stated in (d)(3)"))
+    two = check_category(Diagnostic("the number 45% in 'per_job' is not stated in (f)(2)"))
+    assert one == two == "the number N in '…' is not stated in (…)"
+    assert check_category(Diagnostic("anything", code="units")) == "units"
+
+
+def _synthetic(mutants: list[Mutant], tests: bool) -> MutationReport:
+    """A report of six results, one of each status and a second proof kill, without Z3."""
+    proof = ProofKill("cap_b1", "invariant", "VIOLATED", True)
+    other = ProofKill("bonus_bound", "bound", "VACUOUS", False)
+    by_kind = {m.kind: m for m in mutants}
+    results = [
+        MutantResult(by_kind["unit"], "check", ["1:1: x"], ["the number N in '…'"]),
+        MutantResult(
+            by_kind["unit"],
+            "proof",
+            proof_failures=["VIOLATED cap_b1"],
+            proof_kills=[proof],
+            proofs_alone=True,
+        ),
+        MutantResult(
+            by_kind["fact-added"],
+            "proof",
+            proof_failures=["VACUOUS bonus_bound", "VIOLATED cap_b1"],
+            proof_kills=[other, proof],
+            proofs_alone=True,
+        ),
+        MutantResult(
+            by_kind["fact-added"], "tests", unknown=1, unknown_checks=["m1"], tests_detail="x"
+        ),
+        MutantResult(by_kind["fact-added"], "unknown", unknown=2, unknown_checks=["m2", "m3"]),
+        MutantResult(by_kind["rounding"], "survived"),
+        MutantResult(by_kind["rounding"], "equivalent"),
+    ]
+    return MutationReport("s", "s.lex", len(mutants), results, 1.0, 2.0, 60.0, tests)
+
+
+def test_the_report_names_the_killing_checks_and_the_rate_without_tests_by_kind(
+    mutants: list[Mutant],
+) -> None:
+    report = _synthetic(mutants, tests=True)
+    totals = report.totals()
+    rows = report.by_kind()
+    assert sum(totals[k] for k in ("killed", "equivalent", "survived", "unknown")) == 7
+    for row in rows.values():
+        assert sum(row[status] for status in STATUSES) == row["mutants"]
+        killers = row["killers"]
+        assert sum(n for _, n in killers["check"]) == row["check"]
+        assert sum(n for _, n in killers["proof"]) == row["proof"]
+    assert rows["fact-added"]["killers"]["proof"] == [("bonus_bound", 1)]
+    assert rows["unit"]["killers"] == {
+        "check": [("the number N in '…'", 1)],
+        "proof": [("cap_b1", 1)],
+    }
+    # Without the tests, the mutant they killed is unknown (a proof of it ended UNKNOWN).
+    assert (
+        rows["fact-added"]["killed_without_tests"],
+        rows["fact-added"]["decided_without_tests"],
+    ) == (1, 1)
+    assert (totals["killed_without_tests"], totals["decided_without_tests"]) == (3, 4)
+    assert report.kill_rate == Fraction(4, 5)  # the unknown and the equivalent left out
+    assert report.kill_rate_without_tests == Fraction(3, 4)
+    text = render_text(report)
+    assert "      by proof: 1 cap_b1" in text
+    assert "      by check: 1 the number N in '…'" in text
+    assert "neither killed nor survived" in text and "[UNKNOWN: m2, m3]" in text
+    assert "  fact-added          1/1   = 100.00 %" in text
+    assert "  all                 3/4   = 75.00 %" in text
+    assert "1 survived, 1 unknown" in text
+    data = to_json(report)
+    assert data["kill_rate_without_tests"] == {"fraction": "3/4", "percent": "75.00"}
+    assert data["unknown"] == [report.results[4].mutant.id]
+    unit = data["by_kind"]["unit"]
+    assert unit["killers"]["proof"] == [{"name": "cap_b1", "count": 1}]
+    assert unit["kill_rate_without_tests"] == {"fraction": "1/1", "percent": "100.00"}
+    assert (unit["killed_without_tests"], unit["decided_without_tests"]) == (2, 2)
+    entries = data["mutants"]
+    assert [e["killer"] for e in entries] == [
+        "the number N in '…'",
+        "cap_b1",
+        "bonus_bound",
+        "cases",
+        None,
+        None,
+        None,
+    ]
+    assert entries[1]["proof_kills"] == [
+        {"check": "cap_b1", "kind": "invariant", "status": "VIOLATED", "counterexample": True}
+    ]
+    assert [e["status_without_tests"] for e in entries][3] == "unknown"
+    # Without --tests the two rates are one.
+    plain = _synthetic(mutants, tests=False)
+    plain.results = [r for r in plain.results if r.status != "tests"]
+    assert plain.kill_rate == plain.kill_rate_without_tests == Fraction(3, 4)
+
+
+def test_a_mutant_whose_proofs_end_unknown_is_neither_killed_nor_survived(
+    original: ast.Statute, mutants: list[Mutant]
+) -> None:
+    mutant = _mutated(
+        original, mutants, "boundary", "rule renewable_energy_bonus", "onsite_renewable_share > 50%"
+    )
+    # A Z3 call of one millisecond decides few checks: the rest end UNKNOWN.
+    job = _job(original, mutant)
+    result = run_job(Job(**{**job.__dict__, "timeout": 0.001}))
+    assert result.unknown > 0 and len(result.unknown_checks) == result.unknown
+    assert result.status == "unknown" and not result.killed and result.killer is None
 
 
 def test_rates_are_exact_and_rounded_half_up() -> None:
@@ -337,15 +461,21 @@ def test_the_json_report(tmp_path: Path) -> None:
         + totals["killed_by_tests"]
         + totals["equivalent"]
         + totals["survived"]
+        + totals["unknown"]
         == 2
     )
-    assert totals["killed"] + totals["equivalent"] + totals["survived"] == 2
+    assert totals["killed"] + totals["equivalent"] + totals["survived"] + totals["unknown"] == 2
+    assert report["kill_rate_without_tests"] == report["kill_rate"]  # no --tests
+    for row in report["by_kind"].values():
+        assert sum(c["count"] for c in row["killers"]["check"]) == row["check"]
+        assert sum(c["count"] for c in row["killers"]["proof"]) == row["proof"]
     assert set(report["by_kind"]) <= set(KINDS)
     for entry in report["mutants"]:
         assert {"id", "kind", "citation", "line", "description", "status", "killed_by"} <= set(
             entry
         )
-        assert entry["status"] in ("check", "proof", "tests", "equivalent", "survived")
+        assert entry["status"] in STATUSES
+        assert (entry["killer"] is None) == (entry["killed_by"] is None)
         assert entry["killed_by"] in ("check", "proof", "tests", None)
         assert entry["kind"] in KINDS
     if report["kill_rate"] is not None:

@@ -1359,6 +1359,9 @@ def _why(result: MutantResult) -> str:
         return _snippet(result.proof_failures[0], 70) + (f" (+{more} more)" if more else "")
     if result.status == "tests":
         return result.tests_detail
+    if result.status == "unknown":
+        names = ", ".join(result.unknown_checks[:3])
+        return f"{result.unknown} checks UNKNOWN ({names}); neither killed nor survived"
     if result.equivalence is not None:
         return f"{result.equivalence.detail} [{result.equivalence.method}]"
     return ""
