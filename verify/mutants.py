@@ -1,9 +1,13 @@
 """Mutation testing of an encoding: how strong are the proofs (and the tests)?
 
 Seeded mutations of the encoding's rules (never of the statute words it carries) are generated
-as source edits at AST spans: a changed amount or threshold, another amount of the same clause,
-a changed percentage, a flipped comparison, `and` / `or` swapped, a dropped cap (`min(a, b)` ->
-`a`), a neighbouring tier or enum member, a dropped `when` condition, swapped `then` / `else`.
+as source edits at AST spans, each a mistake an encoder makes: a changed amount or threshold,
+another amount of the same clause, a changed percentage, a slipped unit (`35%` -> `35`), a
+comparison's strictness flipped (boundary) or its test reversed, `and` / `or` swapped, a fact of
+a neighbouring clause added to a condition or an operand dropped from one, conditions moved
+between neighbouring cases or a count replaced by a related sum, an amount added after its cap,
+a dropped cap (`min(a, b)` -> `a`), a dropped or rounded-up floor, a neighbouring tier or enum
+member, a dropped `when` condition, swapped `then` / `else`.
 
 Each mutant is then run through, in order:
 
@@ -15,9 +19,12 @@ Each mutant is then run through, in order:
 3. optionally the encoding's own test cases (`lextrace.cases`: `<stem>.cases.yaml` beside it,
    or the files given), run in-process on the mutant: killed by "tests" when a case fails;
 4. an equivalence proof for what is left: "equivalent" when every result is proved equal to
-   the original's for every valid scenario and every reading; otherwise "survived".
+   the original's for every valid scenario and every reading; otherwise "survived", or
+   "unknown" when a proof of it ended UNKNOWN (neither killed nor survived).
 
-The kill rate is killed / non-equivalent mutants: a measurement, not a pass/fail verdict.
+Each result records what killed it (the category of the first check error, the first failing
+proof). The kill rate is killed / (killed + survived): a measurement, not a pass/fail verdict;
+it is also given for the checks and proofs alone, without the tests.
 """
 
 from __future__ import annotations
