@@ -79,11 +79,13 @@ def mutants(
 ) -> None:
     """Seed mutations into the encoding's rules and report which the checks, proofs or tests kill.
 
-    Each mutant (a changed amount, a flipped comparison, a dropped cap, ...) is checked
+    Each mutant (a changed amount, a slipped unit or boundary, a fact added or dropped, a
+    condition moved, an amount added after its cap, a dropped floor, ...) is checked
     statically, proved, optionally run through the encoding's own test cases, and, when
     nothing kills it, compared with the original: equivalent when every result is proved
-    equal. The kill rate is killed /
-    non-equivalent mutants. Exit 0 when the run completes, 2 for an unusable encoding.
+    equal; unknown when a proof of it ended UNKNOWN. The report names, per kind, the checks
+    that killed them. The kill rate is killed / (killed + survived), also without the tests.
+    Exit 0 when the run completes, 2 for an unusable encoding.
     """
     from .api import encoding_path
     from .cases import CasesError

@@ -19,16 +19,23 @@ from lextrace.dsl.parser import parse_encoding
 from lextrace.statute import BUNDLED, OFFICIAL
 from lextrace.verify.mutants import (
     KINDS,
+    STATUSES,
     Edit,
     Job,
     Mutant,
+    MutantResult,
+    MutationReport,
+    ProofKill,
     builtin_equivalence,
+    check_category,
     edit_regions,
     equivalence,
     generate,
     percent,
+    render_text,
     run_job,
     select,
+    to_json,
 )
 
 
@@ -42,6 +49,12 @@ def original() -> ast.Statute:
 def mutants(original: ast.Statute) -> list[Mutant]:
     """Every mutant of the bundled encoding."""
     return generate(original)
+
+
+@pytest.fixture(scope="module")
+def again() -> list[Mutant]:
+    """Every mutant of the bundled encoding, generated again from a fresh parse."""
+    return generate(load(BUNDLED))
 
 
 def _job(original: ast.Statute, mutant: Mutant, cases: tuple[str, ...] = ()) -> Job:
@@ -68,9 +81,8 @@ def _texts(statute: ast.Statute) -> list[tuple[tuple[str, ...], str]]:
 
 
 def test_generation_is_deterministic_and_covers_every_kind(
-    original: ast.Statute, mutants: list[Mutant]
+    original: ast.Statute, mutants: list[Mutant], again: list[Mutant]
 ) -> None:
-    again = generate(load(BUNDLED))
     assert again == mutants
     assert len(mutants) >= 60
     assert {m.kind for m in mutants} == set(KINDS)
@@ -102,6 +114,135 @@ def test_mutants_edit_rules_only_never_the_statute_words(
         assert _texts(statute) == _texts(original), mutant.id
 
 
+def _mutated(
+    original: ast.Statute, mutants: list[Mutant], kind: str, owner: str, wanted: str
+) -> Mutant:
+    """The one mutant of `kind` in `owner` whose source contains `wanted` (which the original
+    does not)."""
+    assert wanted not in original.source
+    found = [
+        m
+        for m in mutants
+        if m.kind == kind and m.owner == owner and wanted in m.apply(original.source)
+    ]
+    assert len(found) == 1, [m.description for m in mutants if m.kind == kind]
+    return found[0]
+
+
+# (kind, owner, a text of the mutated source at the site, how it reads in the original)
+NEW_KINDS = [
+    (
+        "boundary",
+        "rule distress_score_bonus",
+        "when mri_distress_score >= 50 reading I2",
+        "when mri_distress_score > 50 reading I2",
+    ),
+    (
+        "comparison",
+        "rule distress_score_bonus",
+        "when mri_distress_score < 50 reading I2",
+        "when mri_distress_score > 50 reading I2",
+    ),
+    (
+        "unit",
+        "rule salary_bonus",
+        "floor(salary_excess / 35)",
+        "floor(salary_excess / 35%)",
+    ),
+    (
+        "unit",
+        "rule board_diversity_bonus",
+        "board_underrepresented_share >= 33% reading",
+        "board_underrepresented_share >= 1/3 reading",
+    ),
+    (
+        "fact-added",
+        "rule opportunity_zone_bonus",
+        "$1,000 when qualified_opportunity_zone or employment_investment_corridor;",
+        "$1,000 when qualified_opportunity_zone;",
+    ),
+    (
+        "fact-dropped",
+        "case area_tier",
+        "case area_tier = b1 when government_restricted_municipality;",
+        "case area_tier = b1 when government_restricted_municipality or mega_project;",
+    ),
+    (
+        "condition-moved",
+        "case salary_reference",
+        "county_median_salary when government_restricted_municipality;",
+        "county_median_salary when not government_restricted_municipality;",
+    ),
+    (
+        "condition-moved",
+        "case large_employer_bonus",
+        "$1,500 when (new_jobs + retained_jobs) > 1000;",
+        "$1,500 when new_jobs > 1000;",
+    ),
+    (
+        "misplaced-amount",
+        "rule gross_amount",
+        "(min(base_amount + bonus_total(covered: covered), gross_cap) + "
+        "cap_allowance(covered: covered))",
+        "min(base_amount + bonus_total(covered: covered),\n        gross_cap + cap_allowance",
+    ),
+    (
+        "misplaced-amount",
+        "rule gross_amount",
+        "(base_amount + min(bonus_total(covered: covered), gross_cap + "
+        "cap_allowance(covered: covered)))",
+        "min(base_amount + bonus_total(covered: covered),\n        gross_cap + cap_allowance",
+    ),
+    (
+        "rounding",
+        "rule salary_bonus",
+        "min($200 * (salary_excess / 35%), $1,000)",
+        "min($200 * floor(salary_excess / 35%), $1,000)",
+    ),
+    (
+        "rounding",
+        "rule salary_bonus",
+        "min($200 * (floor(salary_excess / 35%) + 1), $1,000)",
+        "min($200 * floor(salary_excess / 35%), $1,000)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "owner", "wanted", "before"), NEW_KINDS)
+def test_each_new_kind_makes_its_edit_at_a_known_site(
+    original: ast.Statute,
+    mutants: list[Mutant],
+    again: list[Mutant],
+    kind: str,
+    owner: str,
+    wanted: str,
+    before: str,
+) -> None:
+    assert before in original.source
+    mutant = _mutated(original, mutants, kind, owner, wanted)
+    mutated = mutant.apply(original.source)
+    statute, _ = parse_encoding(mutated, f"{mutant.id}.lex")  # it parses
+    assert statute.result_names == original.result_names
+    # Deterministic: the same mutant, under the same id, from a fresh parse of the encoding.
+    assert _mutated(original, again, kind, owner, wanted) == mutant
+
+
+def test_boundary_flips_strictness_and_comparison_reverses_the_test(
+    original: ast.Statute, mutants: list[Mutant]
+) -> None:
+    pairs = {
+        "boundary": [{"<", "<="}, {">", ">="}],
+        "comparison": [{"<", ">"}, {"<=", ">="}, {"=", "!="}],
+    }
+    seen = dict.fromkeys(pairs, 0)
+    for mutant in mutants:
+        if mutant.kind in pairs:
+            (edit,) = mutant.edits
+            assert {original.source[edit.start : edit.end], edit.text} in pairs[mutant.kind]
+            seen[mutant.kind] += 1
+    assert seen["boundary"] >= 10 and seen["comparison"] > seen["boundary"]
+
+
 def test_a_limited_sample_is_seeded_and_spread_over_the_kinds(mutants: list[Mutant]) -> None:
     sample = select(mutants, len(KINDS), seed=7)
     assert sample == select(mutants, len(KINDS), seed=7)
@@ -125,6 +266,12 @@ def test_dropping_the_cap_of_the_gross_amount_is_killed_by_the_proofs(
     assert result.check_errors == []
     assert result.proofs_alone is True
     assert any(f.startswith("VIOLATED cap_b") for f in result.proof_failures)
+    # What killed it: the first failing proof, with the counterexample that shows it.
+    assert result.killer == result.proof_kills[0].name
+    assert any(
+        k.name.startswith("cap_b") and k.status == "VIOLATED" and k.counterexample
+        for k in result.proof_kills
+    )
 
 
 def test_a_changed_amount_is_killed_by_the_number_check(
@@ -136,6 +283,10 @@ def test_a_changed_amount_is_killed_by_the_number_check(
     assert result.status == "check"
     assert result.numbers_only
     assert "$5,500" in result.check_errors[0]
+    # Its category names no number, no rule and no clause: the same for every such mutant.
+    assert result.killer == result.check_kinds[0]
+    assert "$5,500" not in result.killer and "gross_cap" not in result.killer
+    assert "(d)(3)" not in result.killer
     # The proofs were run as well, ignoring the number check: a cap raised to $5,500 breaks
     # the invariant cap_b3 of (d)(3).
     assert result.proofs_alone is True
@@ -160,6 +311,120 @@ def test_equivalence_proves_a_rewriting_equal_and_finds_a_change(
             assert verdicts == dict.fromkeys(original.result_names, "equal")
         else:
             assert list(verdicts.values())[-1] == "different"
+
+
+def test_a_check_category_keeps_the_words_and_drops_what_is_particular() -> None:
+    class Diagnostic:
+        def __init__(self, message: str, code: str | None = None) -> None:
+            self.message, self.code = message, code
+
+    one = check_category(Diagnostic("the number $5,500 in 'gross_cap' is not stated in (d)(3)"))
+    two = check_category(Diagnostic("the number 45% in 'per_job' is not stated in (f)(2)"))
+    assert one == two == "the number N in '…' is not stated in (…)"
+    assert check_category(Diagnostic("anything", code="units")) == "units"
+
+
+def _synthetic(mutants: list[Mutant], tests: bool) -> MutationReport:
+    """A report of six results, one of each status and a second proof kill, without Z3."""
+    proof = ProofKill("cap_b1", "invariant", "VIOLATED", True)
+    other = ProofKill("bonus_bound", "bound", "VACUOUS", False)
+    by_kind = {m.kind: m for m in mutants}
+    results = [
+        MutantResult(by_kind["unit"], "check", ["1:1: x"], ["the number N in '…'"]),
+        MutantResult(
+            by_kind["unit"],
+            "proof",
+            proof_failures=["VIOLATED cap_b1"],
+            proof_kills=[proof],
+            proofs_alone=True,
+        ),
+        MutantResult(
+            by_kind["fact-added"],
+            "proof",
+            proof_failures=["VACUOUS bonus_bound", "VIOLATED cap_b1"],
+            proof_kills=[other, proof],
+            proofs_alone=True,
+        ),
+        MutantResult(
+            by_kind["fact-added"], "tests", unknown=1, unknown_checks=["m1"], tests_detail="x"
+        ),
+        MutantResult(by_kind["fact-added"], "unknown", unknown=2, unknown_checks=["m2", "m3"]),
+        MutantResult(by_kind["rounding"], "survived"),
+        MutantResult(by_kind["rounding"], "equivalent"),
+    ]
+    return MutationReport("s", "s.lex", len(mutants), results, 1.0, 2.0, 60.0, tests)
+
+
+def test_the_report_names_the_killing_checks_and_the_rate_without_tests_by_kind(
+    mutants: list[Mutant],
+) -> None:
+    report = _synthetic(mutants, tests=True)
+    totals = report.totals()
+    rows = report.by_kind()
+    assert sum(totals[k] for k in ("killed", "equivalent", "survived", "unknown")) == 7
+    for row in rows.values():
+        assert sum(row[status] for status in STATUSES) == row["mutants"]
+        killers = row["killers"]
+        assert sum(n for _, n in killers["check"]) == row["check"]
+        assert sum(n for _, n in killers["proof"]) == row["proof"]
+    assert rows["fact-added"]["killers"]["proof"] == [("bonus_bound", 1)]
+    assert rows["unit"]["killers"] == {
+        "check": [("the number N in '…'", 1)],
+        "proof": [("cap_b1", 1)],
+    }
+    # Without the tests, the mutant they killed is unknown (a proof of it ended UNKNOWN).
+    assert (
+        rows["fact-added"]["killed_without_tests"],
+        rows["fact-added"]["decided_without_tests"],
+    ) == (1, 1)
+    assert (totals["killed_without_tests"], totals["decided_without_tests"]) == (3, 4)
+    assert report.kill_rate == Fraction(4, 5)  # the unknown and the equivalent left out
+    assert report.kill_rate_without_tests == Fraction(3, 4)
+    text = render_text(report)
+    assert "      by proof: 1 cap_b1" in text
+    assert "      by check: 1 the number N in '…'" in text
+    assert "neither killed nor survived" in text and "[UNKNOWN: m2, m3]" in text
+    assert "  fact-added          1/1   = 100.00 %" in text
+    assert "  all                 3/4   = 75.00 %" in text
+    assert "1 survived, 1 unknown" in text
+    data = to_json(report)
+    assert data["kill_rate_without_tests"] == {"fraction": "3/4", "percent": "75.00"}
+    assert data["unknown"] == [report.results[4].mutant.id]
+    unit = data["by_kind"]["unit"]
+    assert unit["killers"]["proof"] == [{"name": "cap_b1", "count": 1}]
+    assert unit["kill_rate_without_tests"] == {"fraction": "1/1", "percent": "100.00"}
+    assert (unit["killed_without_tests"], unit["decided_without_tests"]) == (2, 2)
+    entries = data["mutants"]
+    assert [e["killer"] for e in entries] == [
+        "the number N in '…'",
+        "cap_b1",
+        "bonus_bound",
+        "cases",
+        None,
+        None,
+        None,
+    ]
+    assert entries[1]["proof_kills"] == [
+        {"check": "cap_b1", "kind": "invariant", "status": "VIOLATED", "counterexample": True}
+    ]
+    assert [e["status_without_tests"] for e in entries][3] == "unknown"
+    # Without --tests the two rates are one.
+    plain = _synthetic(mutants, tests=False)
+    plain.results = [r for r in plain.results if r.status != "tests"]
+    assert plain.kill_rate == plain.kill_rate_without_tests == Fraction(3, 4)
+
+
+def test_a_mutant_whose_proofs_end_unknown_is_neither_killed_nor_survived(
+    original: ast.Statute, mutants: list[Mutant]
+) -> None:
+    mutant = _mutated(
+        original, mutants, "boundary", "rule renewable_energy_bonus", "onsite_renewable_share > 50%"
+    )
+    # A Z3 call of one millisecond decides few checks: the rest end UNKNOWN.
+    job = _job(original, mutant)
+    result = run_job(Job(**{**job.__dict__, "timeout": 0.001}))
+    assert result.unknown > 0 and len(result.unknown_checks) == result.unknown
+    assert result.status == "unknown" and not result.killed and result.killer is None
 
 
 def test_rates_are_exact_and_rounded_half_up() -> None:
@@ -196,15 +461,21 @@ def test_the_json_report(tmp_path: Path) -> None:
         + totals["killed_by_tests"]
         + totals["equivalent"]
         + totals["survived"]
+        + totals["unknown"]
         == 2
     )
-    assert totals["killed"] + totals["equivalent"] + totals["survived"] == 2
+    assert totals["killed"] + totals["equivalent"] + totals["survived"] + totals["unknown"] == 2
+    assert report["kill_rate_without_tests"] == report["kill_rate"]  # no --tests
+    for row in report["by_kind"].values():
+        assert sum(c["count"] for c in row["killers"]["check"]) == row["check"]
+        assert sum(c["count"] for c in row["killers"]["proof"]) == row["proof"]
     assert set(report["by_kind"]) <= set(KINDS)
     for entry in report["mutants"]:
         assert {"id", "kind", "citation", "line", "description", "status", "killed_by"} <= set(
             entry
         )
-        assert entry["status"] in ("check", "proof", "tests", "equivalent", "survived")
+        assert entry["status"] in STATUSES
+        assert (entry["killer"] is None) == (entry["killed_by"] is None)
         assert entry["killed_by"] in ("check", "proof", "tests", None)
         assert entry["kind"] in KINDS
     if report["kill_rate"] is not None:

@@ -1,9 +1,13 @@
 """Mutation testing of an encoding: how strong are the proofs (and the tests)?
 
 Seeded mutations of the encoding's rules (never of the statute words it carries) are generated
-as source edits at AST spans: a changed amount or threshold, another amount of the same clause,
-a changed percentage, a flipped comparison, `and` / `or` swapped, a dropped cap (`min(a, b)` ->
-`a`), a neighbouring tier or enum member, a dropped `when` condition, swapped `then` / `else`.
+as source edits at AST spans, each a mistake an encoder makes: a changed amount or threshold,
+another amount of the same clause, a changed percentage, a slipped unit (`35%` -> `35`), a
+comparison's strictness flipped (boundary) or its test reversed, `and` / `or` swapped, a fact of
+a neighbouring clause added to a condition or an operand dropped from one, conditions moved
+between neighbouring cases or a count replaced by a related sum, an amount added after its cap,
+a dropped cap (`min(a, b)` -> `a`), a dropped or rounded-up floor, a neighbouring tier or enum
+member, a dropped `when` condition, swapped `then` / `else`.
 
 Each mutant is then run through, in order:
 
@@ -15,9 +19,12 @@ Each mutant is then run through, in order:
 3. optionally the encoding's own test cases (`lextrace.cases`: `<stem>.cases.yaml` beside it,
    or the files given), run in-process on the mutant: killed by "tests" when a case fails;
 4. an equivalence proof for what is left: "equivalent" when every result is proved equal to
-   the original's for every valid scenario and every reading; otherwise "survived".
+   the original's for every valid scenario and every reading; otherwise "survived", or
+   "unknown" when a proof of it ended UNKNOWN (neither killed nor survived).
 
-The kill rate is killed / non-equivalent mutants: a measurement, not a pass/fail verdict.
+Each result records what killed it (the category of the first check error, the first failing
+proof). The kill rate is killed / (killed + survived): a measurement, not a pass/fail verdict;
+it is also given for the checks and proofs alone, without the tests.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -44,17 +52,32 @@ KINDS: tuple[str, ...] = (
     "amount",
     "other-amount",
     "percentage",
+    "unit",
+    "boundary",
     "comparison",
     "logic",
+    "fact-added",
+    "fact-dropped",
+    "condition-moved",
+    "misplaced-amount",
     "dropped-cap",
+    "rounding",
     "enum-member",
     "dropped-condition",
     "swapped-branches",
 )
 """Every kind of mutation, in the order they are listed in reports."""
 
+# The kinds whose edits compose new text: each mutant of them is parsed before it is kept.
+_COMPOSED = frozenset(
+    {"fact-added", "fact-dropped", "condition-moved", "misplaced-amount", "rounding"}
+)
+
 KILLED_BY = ("check", "proof", "tests")
-STATUSES = (*KILLED_BY, "equivalent", "survived")
+# "unknown": nothing killed the mutant, some proof of it ended UNKNOWN (a timeout) and it was
+# not proved equivalent: neither killed nor survived.
+STATUSES = (*KILLED_BY, "equivalent", "survived", "unknown")
+TOP_KILLERS = 3  # the killing checks a kind's line of the text report names
 PROOF_KILLS = frozenset({"VIOLATED", "VACUOUS", "ERROR"})
 NUMBER_CHECK = "is not stated in the words of"  # the checker's untraceable-number message
 CASES_SUFFIX = ".cases.yaml"  # an encoding's test cases live beside it: <stem>.cases.yaml
@@ -104,6 +127,11 @@ _MONEY_WORDS = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
 _PERCENT_WORDS = re.compile(r"(?<![\w.$])(\d+(?:\.\d+)?) percent")
 _PLAIN_WORDS = re.compile(r"(?<![\w.$,-])(\d{1,3}(?:,\d{3})+|\d+)(?![\w%,]| percent)")
 _ATOMS = (ast.Literal, ast.Ref, ast.Call, ast.Given, ast.BonusSum)
+# A condition that needs no parentheses as the left operand of `or`.
+_OR_OPERANDS = (*_ATOMS, ast.Compare, ast.Not, ast.ReadingTest)
+# `boundary` moves a threshold into or out of its range; `comparison` reverses a test.
+_STRICTNESS = {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}
+_DIRECTION = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "=": "!=", "!=": "="}
 
 
 def _snippet(text: str, width: int = 48) -> str:
@@ -150,6 +178,33 @@ def _stated(clause: ast.Clause, unit: str) -> list[Fraction]:
     for value in values:
         if value not in found:
             found.append(value)
+    return found
+
+
+def _unit_slips(node: ast.Literal) -> list[str]:
+    """Returns the texts a literal gets when its unit is slipped: a percentage written as the
+    plain number (`35%` -> `35`), a fraction as the whole percentage below it (`1/3` ->
+    `33%`). Money is never written plain: the type checker refuses it wherever an amount goes."""
+    value = node.value
+    if isinstance(value, bool):
+        return []
+    if node.unit == "percent":
+        points = value * 100
+        return [_number_text(points)] if points.denominator == 1 else []
+    if node.unit == "number" and value.denominator != 1 and 0 < value < 1:
+        points = value * 100
+        if points.denominator == 1:  # 1/2 is exactly 50%: the same number
+            return []
+        return [f"{points.numerator // points.denominator}%"]
+    return []
+
+
+def _refs(expr: ast.Expr | None) -> list[str]:
+    """Returns the names an expression reads, in order, distinct."""
+    found: list[str] = []
+    for node in walk(expr):
+        if isinstance(node, ast.Ref) and node.name not in found:
+            found.append(node.name)
     return found
 
 
@@ -200,6 +255,18 @@ class _Generator:
         self.names = set(statute.inputs) | set(statute.definitions)
         self.found: list[tuple[int, int, str, str, ast.Clause, str, tuple[Edit, ...]]] = []
 
+    def parses(self, source: str) -> bool:
+        """True when `source` still parses (a composed edit must never break the syntax)."""
+        try:
+            parse_encoding(source, "mutant.lex")
+        except EncodingError:
+            return False
+        return True
+
+    def inputs_of(self, kind: str) -> set[str]:
+        """Returns the names of the inputs of one type kind ("bool", "count")."""
+        return {name for name, i in self.statute.inputs.items() if i.type.kind == kind}
+
     def text(self, node: ast.Expr | ast.Span) -> str:
         span = node if isinstance(node, ast.Span) else node.span
         return self.source[span.start : span.end]
@@ -229,14 +296,22 @@ class _Generator:
         self.found.append((at.start, order, kind, owner, clause, description, tuple(edits)))
 
     def generate(self) -> list[Mutant]:
-        for site in _sites(self.statute):
+        sites = _sites(self.statute)
+        for site in sites:
             for node in walk(site.expr):
                 self.node(site, node)
         self.conditions()
+        self.added_facts(sites)
+        self.moved_conditions()
+        self.related_quantities(sites)
         self.found.sort(key=lambda item: (item[0], item[1]))
         mutants: list[Mutant] = []
         seen: set[str] = {self.source}
         for _, _, kind, owner, clause, description, edits in self.found:
+            if kind in _COMPOSED and not self.parses(
+                Mutant("", kind, "", 0, owner, "", edits).apply(self.source)
+            ):
+                continue
             mutant = Mutant(
                 id=f"M{len(mutants) + 1:03d}",
                 kind=kind,
@@ -261,8 +336,12 @@ class _Generator:
             self.compare(site, node)
         elif isinstance(node, ast.BoolOp) and node.op in ("and", "or"):
             self.logic(site, node)
+            self.dropped_fact(site, node)
         elif isinstance(node, ast.Call) and node.name in ("min", "max") and len(node.args) > 1:
             self.cap(site, node)
+            self.misplaced(site, node)
+        elif isinstance(node, ast.Call) and node.name == "floor" and len(node.args) == 1:
+            self.rounding(site, node)
         elif (
             isinstance(node, ast.Ref) and node.name in self.members and node.name not in self.names
         ):
@@ -326,6 +405,7 @@ class _Generator:
                 for other in _stated(site.clause, "number")
                 if other != value and value / 10 <= other <= value * 10
             ]
+        changed += [("unit", text) for text in _unit_slips(node)]
         for kind, new in changed:
             self.add(
                 kind,
@@ -337,21 +417,16 @@ class _Generator:
             )
 
     def compare(self, site: _Site, node: ast.Compare) -> None:
-        flipped = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "=": "!=", "!=": "="}[node.op]
         gap = self.source[node.left.span.end : node.right.span.start]
         match = re.search(re.escape(node.op), gap)
         if match is None:  # pragma: no cover - the operator always sits between its operands
             return
         start = node.left.span.end + match.start()
-        edit = Edit(start, start + len(node.op), flipped)
-        self.add(
-            "comparison",
-            site.clause,
-            site.owner,
-            node.span,
-            self.changed(node.span, edit),
-            edit,
-        )
+        changed = [("boundary", _STRICTNESS[node.op])] if node.op in _STRICTNESS else []
+        changed.append(("comparison", _DIRECTION[node.op]))
+        for kind, flipped in changed:
+            edit = Edit(start, start + len(node.op), flipped)
+            self.add(kind, site.clause, site.owner, node.span, self.changed(node.span, edit), edit)
 
     def logic(self, site: _Site, node: ast.BoolOp) -> None:
         other = "or" if node.op == "and" else "and"
@@ -376,6 +451,73 @@ class _Generator:
                 node.span,
                 f"{node.name}(...) -> {_snippet(self.text(kept), 40)} (dropped "
                 f"{', '.join(_snippet(self.text(a), 40) for a in dropped)})",
+                Edit(node.span.start, node.span.end, text),
+            )
+
+    def dropped_fact(self, site: _Site, node: ast.BoolOp) -> None:
+        for kept, dropped in ((node.left, node.right), (node.right, node.left)):
+            self.add(
+                "fact-dropped",
+                site.clause,
+                site.owner,
+                node.span,
+                f"drop '{_snippet(self.text(dropped), 40)}' from '{_snippet(self.text(node))}'",
+                Edit(node.span.start, node.span.end, self.operand(kept)),
+            )
+
+    def operand(self, node: ast.Expr, safe: tuple[type, ...] = _OR_OPERANDS) -> str:
+        """Returns the text of `node`, in parentheses unless it is one of `safe`."""
+        text = self.text(node)
+        return text if isinstance(node, safe) else f"({text})"
+
+    def misplaced(self, site: _Site, node: ast.Call) -> None:
+        """`min(a + b, c)` -> `min(a, c) + b` (b added after the cap) and `a + min(b, c)` (the
+        cap applied to b alone), for every argument that is a sum."""
+        if node.kwargs:
+            return
+        for index, arg in enumerate(node.args):
+            if not (isinstance(arg, ast.BinOp) and arg.op == "+"):
+                continue
+            others = [self.text(a) for i, a in enumerate(node.args) if i != index]
+            left, right = self.text(arg.left), self.operand(arg.right, _ATOMS)
+            for call, outside, description in (
+                (
+                    [*others[:index], left, *others[index:]],
+                    f" + {right}",
+                    f"{_snippet(self.text(arg.right), 32)} added after {node.name}()",
+                ),
+                (
+                    [*others[:index], self.text(arg.right), *others[index:]],
+                    f"{left} + ",
+                    f"{node.name}() applied to {_snippet(self.text(arg.right), 32)} alone",
+                ),
+            ):
+                inner = f"{node.name}({', '.join(call)})"
+                text = f"({inner}{outside})" if outside.startswith(" ") else f"({outside}{inner})"
+                self.add(
+                    "misplaced-amount",
+                    site.clause,
+                    site.owner,
+                    node.span,
+                    f"{description}: {_snippet(text[1:-1], 60)}",
+                    Edit(node.span.start, node.span.end, text),
+                )
+
+    def rounding(self, site: _Site, node: ast.Call) -> None:
+        """A floor dropped, and a floor turned into rounding up (`floor(x) + 1`: the language
+        has no ceiling)."""
+        (arg,) = node.args
+        whole = self.text(node)
+        for text, description in (
+            (self.operand(arg, _ATOMS), f"drop floor: {_snippet(self.text(arg), 48)}"),
+            (f"({whole} + 1)", f"round up: {_snippet(whole, 48)} + 1"),
+        ):
+            self.add(
+                "rounding",
+                site.clause,
+                site.owner,
+                node.span,
+                description,
                 Edit(node.span.start, node.span.end, text),
             )
 
@@ -435,6 +577,133 @@ class _Generator:
                         span,
                         f"drop 'when {_snippet(self.text(case.condition))}' (when true)",
                         Edit(span.start, span.end, "true"),
+                    )
+
+    # ---- facts, conditions and quantities of other clauses --------------------------------
+    def condition_sites(self, sites: list[_Site]) -> list[_Site]:
+        """Returns every condition: of a rule, a case, an exception, or an `if`, by position."""
+        found: list[_Site] = []
+        for definition in self.statute.definitions.values():
+            if isinstance(definition, ast.Rule) and definition.condition is not None:
+                found.append(
+                    _Site(f"rule {definition.name}", definition.clause, definition.condition)
+                )
+            elif isinstance(definition, ast.Cases):
+                for case in definition.cases:
+                    if case.condition is not None:
+                        found.append(_Site(f"case {case.name}", case.clause, case.condition))
+        for exception in self.statute.exceptions:
+            found.append(
+                _Site(f"exception {exception.name}", exception.clause, exception.condition)
+            )
+        for site in sites:
+            for node in walk(site.expr):
+                if isinstance(node, ast.If):
+                    found.append(_Site(site.owner, site.clause, node.condition))
+        unique = {site.expr.span.start: site for site in found}
+        return [unique[start] for start in sorted(unique)]
+
+    def added_facts(self, sites: list[_Site]) -> None:
+        """`when C` -> `when C or F`: F a bool input that another condition reads beside a fact
+        C reads, and that nothing of C's clause reads (a fact of a neighbouring clause)."""
+        facts = self.inputs_of("bool")
+        conditions = self.condition_sites(sites)
+        beside: dict[str, list[str]] = {}
+        for site in conditions:
+            read = [name for name in _refs(site.expr) if name in facts]
+            for name in read:
+                for other in read:
+                    if other != name and other not in beside.setdefault(name, []):
+                        beside[name].append(other)
+        clause_reads: dict[tuple[str, ...], set[str]] = {}
+        for site in sites:
+            clause_reads.setdefault(site.clause.path, set()).update(_refs(site.expr))
+        order = list(self.statute.inputs)
+        for site in conditions:
+            read = [name for name in _refs(site.expr) if name in facts]
+            candidates = {f for name in read for f in beside.get(name, [])}
+            candidates -= clause_reads.get(site.clause.path, set())
+            condition = site.expr
+            left = self.operand(condition, (*_OR_OPERANDS, ast.BoolOp))
+            if isinstance(condition, ast.BoolOp) and condition.op == "implies":
+                left = f"({self.text(condition)})"
+            for fact in sorted(candidates, key=order.index):
+                self.add(
+                    "fact-added",
+                    site.clause,
+                    site.owner,
+                    condition.span,
+                    f"'{_snippet(self.text(condition), 40)}' -> '... or {fact}'",
+                    Edit(condition.span.start, condition.span.end, f"{left} or {fact}"),
+                )
+
+    def moved_conditions(self) -> None:
+        """Swaps the conditions of neighbouring cases of one definition, and of neighbouring
+        rules without parameters under one parent clause."""
+        groups: dict[tuple[object, ...], list[tuple[str, ast.Clause, ast.Expr]]] = {}
+        for definition in self.statute.definitions.values():
+            if isinstance(definition, ast.Rule):
+                if definition.condition is not None and not definition.params:
+                    key = ("rules", definition.clause.path[:-1])
+                    groups.setdefault(key, []).append(
+                        (f"rule {definition.name}", definition.clause, definition.condition)
+                    )
+            else:
+                for case in definition.cases:
+                    if case.condition is not None and not definition.params:
+                        groups.setdefault(("cases", definition.name), []).append(
+                            (f"case {case.name}", case.clause, case.condition)
+                        )
+        for members in groups.values():
+            members.sort(key=lambda member: member[2].span.start)
+            for (owner, clause, first), (other_owner, _, second) in pairwise(members):
+                one, two = self.text(first), self.text(second)
+                if one == two:
+                    continue
+                self.add(
+                    "condition-moved",
+                    clause,
+                    owner,
+                    first.span,
+                    f"swap 'when {_snippet(one, 32)}' with 'when {_snippet(two, 32)}' of "
+                    f"{other_owner}",
+                    Edit(first.span.start, first.span.end, two),
+                    Edit(second.span.start, second.span.end, one),
+                )
+
+    def related_quantities(self, sites: list[_Site]) -> None:
+        """A count input X that a comparison reads -> `(X + Y)` throughout that expression,
+        for every count input Y another expression reads beside X, and this one does not."""
+        counts = self.inputs_of("count")
+        beside: dict[str, list[str]] = {}
+        for site in sites:
+            read = [name for name in _refs(site.expr) if name in counts]
+            for name in read:
+                for other in read:
+                    if other != name and other not in beside.setdefault(name, []):
+                        beside[name].append(other)
+        for site in sites:
+            read = _refs(site.expr)
+            compared: list[str] = []
+            for node in walk(site.expr):
+                if isinstance(node, ast.Compare):
+                    compared += [n for n in _refs(node) if n in counts and n not in compared]
+            for name in compared:
+                refs = [
+                    node
+                    for node in walk(site.expr)
+                    if isinstance(node, ast.Ref) and node.name == name
+                ]
+                for other in beside.get(name, []):
+                    if other in read:
+                        continue
+                    self.add(
+                        "condition-moved",
+                        site.clause,
+                        site.owner,
+                        refs[0].span,
+                        f"{name} -> ({name} + {other}) in '{_snippet(self.text(site.expr), 40)}'",
+                        *(Edit(r.span.start, r.span.end, f"({name} + {other})") for r in refs),
                     )
 
 
@@ -609,17 +878,31 @@ class Job:
     cases: tuple[str, ...] = ()  # the cases files run when `tests`
 
 
+@dataclass(frozen=True)
+class ProofKill:
+    """A proof that failed on a mutant: the check's name and kind, how it ended, and whether
+    the failure came with a counterexample scenario."""
+
+    name: str
+    kind: str  # invariant, monotone, well-formed, bound, ...
+    status: str  # VIOLATED, VACUOUS or ERROR
+    counterexample: bool
+
+
 @dataclass
 class MutantResult:
     """What became of one mutant."""
 
     mutant: Mutant
-    status: str  # check, proof, tests, equivalent or survived
+    status: str  # check, proof, tests, equivalent, survived or unknown
     check_errors: list[str] = field(default_factory=list)
+    check_kinds: list[str] = field(default_factory=list)  # category of each error, distinct
     numbers_only: bool = False  # every check error is an untraceable number
     proof_failures: list[str] = field(default_factory=list)  # "STATUS name"
+    proof_kills: list[ProofKill] = field(default_factory=list)
     proofs_alone: bool | None = None  # would the proofs kill it, ignoring the number check?
     unknown: int = 0
+    unknown_checks: list[str] = field(default_factory=list)  # the checks that ended UNKNOWN
     tests_detail: str = ""
     equivalence: Equivalence | None = None
     seconds: float = 0.0
@@ -628,6 +911,43 @@ class MutantResult:
     def killed(self) -> bool:
         """True when a check, a proof or a test caught the mutant."""
         return self.status in KILLED_BY
+
+    @property
+    def killer(self) -> str | None:
+        """Returns what killed the mutant, within its stage: the category of the first check
+        error, the name of the first failing proof, "cases" for the tests; None when alive."""
+        if self.status == "check":
+            return self.check_kinds[0] if self.check_kinds else "check"
+        if self.status == "proof":
+            return self.proof_kills[0].name if self.proof_kills else "proof"
+        if self.status == "tests":
+            return "cases"
+        return None
+
+    @property
+    def status_without_tests(self) -> str:
+        """Returns the status the mutant would have had without the test cases."""
+        if self.status != "tests":
+            return self.status
+        return "unknown" if self.unknown else "survived"
+
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019")
+_NUMBER = re.compile(r"\$?\d[\d,]*(?:\.\d+)?(?:/\d+)?%?")
+_CITED = re.compile(r"(?:\((?:[0-9]{1,4}[A-Za-z]{0,2}|[a-zA-Z]{1,6})\))+|\b[a-zA-Z]{1,2}\.(?=\s|$)")
+
+
+def check_category(diagnostic: Any) -> str:
+    """Returns the category of a checker diagnostic: its `code` when it has one, else its
+    message with what is particular to one place removed (quoted names, numbers, citations),
+    e.g. "the number N in '…' is not stated in the words of (…)"."""
+    code = getattr(diagnostic, "code", None)
+    if code:
+        return str(code)
+    text = _QUOTED.sub("'…'", str(diagnostic.message))
+    text = _NUMBER.sub("N", text)
+    text = _CITED.sub("(…)", text)
+    return _snippet(" ".join(text.split()), 80)
 
 
 _ORIGINALS: dict[str, ast.Statute] = {}
@@ -671,6 +991,10 @@ def _run_in(job: Job, folder: Path) -> MutantResult:
     analysis = analyse(path)
     errors = analysis.errors
     result.check_errors = [f"{d.line}:{d.column}: {d.message}" for d in errors]
+    for diagnostic in errors:
+        category = check_category(diagnostic)
+        if category not in result.check_kinds:
+            result.check_kinds.append(category)
     result.numbers_only = bool(errors) and all(NUMBER_CHECK in d.message for d in errors)
     if errors:
         result.status = "check"
@@ -680,10 +1004,17 @@ def _run_in(job: Job, folder: Path) -> MutantResult:
         try:
             report = run(statute, job.timeout, job.budget)
             failed = [o for o in report.outcomes if o.status in PROOF_KILLS]
-            result.unknown = sum(1 for o in report.outcomes if o.status == "UNKNOWN")
+            unknown = [o.check.name for o in report.outcomes if o.status == "UNKNOWN"]
+            result.unknown = len(unknown)
+            result.unknown_checks = unknown
             result.proof_failures = [f"{o.status} {o.check.name}" for o in failed]
+            result.proof_kills = [
+                ProofKill(o.check.name, o.check.kind, o.status, bool(o.counterexample))
+                for o in failed
+            ]
         except Exception as error:  # the verifier cannot even build the checks
             result.proof_failures = [f"ERROR the verifier failed: {type(error).__name__}: {error}"]
+            result.proof_kills = [ProofKill("the verifier", "verifier", "ERROR", False)]
         result.proofs_alone = bool(result.proof_failures)
         if result.proofs_alone and not errors:
             result.status = "proof"
@@ -705,6 +1036,8 @@ def _run_in(job: Job, folder: Path) -> MutantResult:
         result.equivalence = Equivalence("error", "built-in", str(error))
     if result.status == "survived" and result.equivalence.verdict == "equivalent":
         result.status = "equivalent"
+    elif result.status == "survived" and result.unknown:
+        result.status = "unknown"  # an undecided proof might have killed it
     return result
 
 
@@ -763,11 +1096,15 @@ class MutationReport:
 
     def totals(self) -> dict[str, int]:
         """Returns the counts: mutants, killed by check / proof / tests, by proofs alone
-        (ignoring the number check), equivalent, survived, killed and non-equivalent."""
+        (ignoring the number check), equivalent, survived, unknown (neither killed nor
+        survived), killed, non-equivalent, decided (killed or survived), and the same without
+        the tests (what the checks and proofs alone kill, of what they decide)."""
         count = {status: 0 for status in STATUSES}
         for result in self.results:
             count[result.status] += 1
         killed = sum(count[s] for s in KILLED_BY)
+        without = [r.status_without_tests for r in self.results]
+        killed_without = sum(1 for s in without if s in ("check", "proof"))
         return {
             "mutants": len(self.results),
             "killed_by_check": count["check"],
@@ -775,8 +1112,13 @@ class MutationReport:
             "killed_by_tests": count["tests"],
             "equivalent": count["equivalent"],
             "survived": count["survived"],
+            "unknown": count["unknown"],
             "killed": killed,
             "non_equivalent": len(self.results) - count["equivalent"],
+            "decided": killed + count["survived"],
+            "killed_without_tests": killed_without,
+            "decided_without_tests": killed_without + without.count("survived"),
+            "unknown_without_tests": without.count("unknown"),
             "proofs_alone_run": sum(1 for r in self.results if r.proofs_alone is not None),
             "killed_by_proofs_alone": sum(1 for r in self.results if r.proofs_alone),
             "proofs_alone_equivalent": sum(1 for r in self.results if _equivalent(r)),
@@ -784,11 +1126,22 @@ class MutationReport:
 
     @property
     def kill_rate(self) -> Fraction | None:
-        """Returns killed / non-equivalent mutants (None when every mutant is equivalent)."""
+        """Returns killed / decided mutants (killed or survived: the equivalent and the
+        unknown left out), None when none is decided."""
         totals = self.totals()
-        if not totals["non_equivalent"]:
+        if not totals["decided"]:
             return None
-        return Fraction(totals["killed"], totals["non_equivalent"])
+        return Fraction(totals["killed"], totals["decided"])
+
+    @property
+    def kill_rate_without_tests(self) -> Fraction | None:
+        """Returns what the checks and proofs alone kill, of the mutants they decide (a
+        mutant killed only by the tests counts as survived, or as unknown when a proof of it
+        ended UNKNOWN); None when none is decided. Equals `kill_rate` without `--tests`."""
+        totals = self.totals()
+        if not totals["decided_without_tests"]:
+            return None
+        return Fraction(totals["killed_without_tests"], totals["decided_without_tests"])
 
     @property
     def proofs_alone_rate(self) -> Fraction | None:
@@ -809,17 +1162,47 @@ class MutationReport:
                 methods.append(result.equivalence.method)
         return methods
 
-    def by_kind(self) -> dict[str, dict[str, int]]:
-        """Returns, for each kind present, how many mutants ended with each status."""
-        found: dict[str, dict[str, int]] = {}
+    def by_kind(self) -> dict[str, dict[str, Any]]:
+        """Returns, for each kind present: how many mutants ended with each status, how many
+        the proofs alone kill, the kill rate of the checks and proofs without the tests
+        (`killed_without_tests` of `decided_without_tests`), and which checks did the killing
+        (`killers`: for "check" the categories of the first check error, for "proof" the
+        first failing proof's name, each with its count, most first)."""
+        found: dict[str, dict[str, Any]] = {}
         for kind in KINDS:
             rows = [r for r in self.results if r.mutant.kind == kind]
-            if rows:
-                found[kind] = {"mutants": len(rows)}
-                for status in STATUSES:
-                    found[kind][status] = sum(1 for r in rows if r.status == status)
-                found[kind]["proofs_alone"] = sum(1 for r in rows if r.proofs_alone)
+            if not rows:
+                continue
+            row: dict[str, Any] = {"mutants": len(rows)}
+            for status in STATUSES:
+                row[status] = sum(1 for r in rows if r.status == status)
+            row["proofs_alone"] = sum(1 for r in rows if r.proofs_alone)
+            without = [r.status_without_tests for r in rows]
+            row["killed_without_tests"] = sum(1 for s in without if s in ("check", "proof"))
+            row["decided_without_tests"] = row["killed_without_tests"] + without.count("survived")
+            row["killers"] = {
+                stage: _ranked(r.killer for r in rows if r.status == stage and r.killer)
+                for stage in ("check", "proof")
+            }
+            row["proof_counterexamples"] = sum(
+                1
+                for r in rows
+                if r.status == "proof" and r.proof_kills and r.proof_kills[0].counterexample
+            )
+            found[kind] = row
         return found
+
+
+def _ranked(names: Iterator[str]) -> list[tuple[str, int]]:
+    """Returns each name with how often it occurs, most first (then by name)."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def _rate(killed: int, decided: int) -> Fraction | None:
+    return Fraction(killed, decided) if decided else None
 
 
 def _equivalent(result: MutantResult) -> bool:
@@ -983,6 +1366,9 @@ def _why(result: MutantResult) -> str:
         return _snippet(result.proof_failures[0], 70) + (f" (+{more} more)" if more else "")
     if result.status == "tests":
         return result.tests_detail
+    if result.status == "unknown":
+        names = ", ".join(result.unknown_checks[:3])
+        return f"{result.unknown} checks UNKNOWN ({names}); neither killed nor survived"
     if result.equivalence is not None:
         return f"{result.equivalence.detail} [{result.equivalence.method}]"
     return ""
@@ -1007,28 +1393,55 @@ def render_text(report: MutationReport) -> str:
             lines.append(f"      {why}")
     lines.append("")
     lines.append("by kind:")
-    for kind, row in report.by_kind().items():
+    by_kind = report.by_kind()
+    for kind, row in by_kind.items():
         shown = ", ".join(f"{row[s]} {s}" for s in STATUSES if row[s])
         lines.append(
             f"  {kind:<17} {row['mutants']:>3} mutants: {shown}; proofs alone kill "
             f"{row['proofs_alone']}"
         )
+        for stage in ("check", "proof"):
+            killers = row["killers"][stage]
+            if killers:
+                top = "; ".join(f"{count} {name}" for name, count in killers[:TOP_KILLERS])
+                more = len(killers) - TOP_KILLERS
+                lines.append(f"      by {stage}: {top}" + (f" (+{more} more)" if more > 0 else ""))
     totals = report.totals()
-    survivors = [r for r in report.results if r.status == "survived"]
-    if survivors:
-        lines.append("")
-        lines.append("survivors:")
-        for result in survivors:
-            lines.append(f"  {result.mutant.id}  {result.mutant.description}")
+    for status, title in (
+        ("survived", "survivors"),
+        ("unknown", "unknown (a proof ended UNKNOWN: neither killed nor survived)"),
+    ):
+        rows = [r for r in report.results if r.status == status]
+        if rows:
+            lines.append("")
+            lines.append(f"{title}:")
+            for result in rows:
+                extra = ""
+                if status == "unknown":
+                    extra = f"  [UNKNOWN: {', '.join(result.unknown_checks[:3])}]"
+                lines.append(f"  {result.mutant.id}  {result.mutant.description}{extra}")
+    lines.append("")
+    lines.append("kill rate of the checks and proofs alone (without the tests), by kind:")
+    for kind, row in by_kind.items():
+        lines.append(
+            f"  {kind:<17} {row['killed_without_tests']:>3}/{row['decided_without_tests']:<3} = "
+            f"{percent(_rate(row['killed_without_tests'], row['decided_without_tests']))} %"
+        )
+    lines.append(
+        f"  {'all':<17} {totals['killed_without_tests']:>3}/"
+        f"{totals['decided_without_tests']:<3} = {percent(report.kill_rate_without_tests)} %"
+    )
     lines.append("")
     lines.append(
         f"{totals['mutants']} mutants: {totals['killed_by_check']} killed by the static checks, "
         f"{totals['killed_by_proof']} by the proofs, {totals['killed_by_tests']} by the tests; "
-        f"{totals['equivalent']} equivalent, {totals['survived']} survived"
+        f"{totals['equivalent']} equivalent, {totals['survived']} survived, "
+        f"{totals['unknown']} unknown"
     )
     lines.append(
-        f"kill rate: {totals['killed']}/{totals['non_equivalent']} non-equivalent mutants = "
+        f"kill rate: {totals['killed']}/{totals['decided']} decided non-equivalent mutants = "
         f"{percent(report.kill_rate)} %"
+        + (f" ({totals['unknown']} unknown left out)" if totals["unknown"] else "")
     )
     runnable = totals["proofs_alone_run"] - totals["proofs_alone_equivalent"]
     lines.append(
@@ -1042,8 +1455,9 @@ def render_text(report: MutationReport) -> str:
 
 
 def to_json(report: MutationReport) -> dict[str, object]:
-    """Returns the report as JSON: {"statute", "encoding", "totals", "kill_rate", "by_kind",
-    "mutants": [{id, kind, citation, line, description, status, killed_by, ...}], ...}."""
+    """Returns the report as JSON: {"statute", "encoding", "totals", "kill_rate",
+    "kill_rate_without_tests", "by_kind" (statuses, killers, rates), "survivors", "unknown",
+    "mutants": [{id, kind, citation, line, description, status, killed_by, killer, ...}]}."""
     mutants = []
     for result in report.results:
         mutant = result.mutant
@@ -1056,11 +1470,24 @@ def to_json(report: MutationReport) -> dict[str, object]:
             "description": mutant.description,
             "status": result.status,
             "killed_by": result.status if result.killed else None,
+            "killer": result.killer,
+            "status_without_tests": result.status_without_tests,
             "check_errors": result.check_errors,
+            "check_kinds": result.check_kinds,
             "numbers_only": result.numbers_only,
             "proof_failures": result.proof_failures,
+            "proof_kills": [
+                {
+                    "check": k.name,
+                    "kind": k.kind,
+                    "status": k.status,
+                    "counterexample": k.counterexample,
+                }
+                for k in result.proof_kills
+            ],
             "proofs_alone": result.proofs_alone,
             "unknown_checks": result.unknown,
+            "unknown_check_names": result.unknown_checks,
             "seconds": round(result.seconds, 3),
             "edits": [{"start": e.start, "end": e.end, "text": e.text} for e in mutant.edits],
         }
@@ -1094,7 +1521,21 @@ def to_json(report: MutationReport) -> dict[str, object]:
         "totals": report.totals(),
         "kill_rate": rate(report.kill_rate),
         "proofs_alone_rate": rate(report.proofs_alone_rate),
-        "by_kind": report.by_kind(),
+        "kill_rate_without_tests": rate(report.kill_rate_without_tests),
+        "by_kind": {
+            kind: {
+                **{k: v for k, v in row.items() if k != "killers"},
+                "kill_rate_without_tests": rate(
+                    _rate(row["killed_without_tests"], row["decided_without_tests"])
+                ),
+                "killers": {
+                    stage: [{"name": name, "count": count} for name, count in ranked]
+                    for stage, ranked in row["killers"].items()
+                },
+            }
+            for kind, row in report.by_kind().items()
+        },
         "survivors": [r.mutant.id for r in report.results if r.status == "survived"],
+        "unknown": [r.mutant.id for r in report.results if r.status == "unknown"],
         "mutants": mutants,
     }
