@@ -239,7 +239,8 @@ def caught(folder: Path, index: int, timeout: float, budget: float) -> dict[str,
     row: dict[str, object] = {"n": index + 1, "clause": clause, "mistake": what}
     checked, row["check_s"] = run([*LEXTRACE, "check", "--encoding", str(encoding)])
     if checked.returncode != 0:
-        first = next((line for line in checked.stdout.splitlines() if " error " in line), "")
+        said = (checked.stdout + checked.stderr).splitlines()
+        first = next((line for line in said if ": error " in line), "")
         row["by"] = "check"
         row["why"] = first.split("]: ", 1)[-1][:110]
         return row

@@ -1304,18 +1304,32 @@ class _Checker:
         statute = self.statute
         roots = set(statute.result_names)
         roots |= {d.derived_by.rule for d in statute.inputs.values() if d.derived_by is not None}
-        for invariant in statute.invariants:
-            roots |= references(statute, invariant.expr)
         for monotone in statute.monotones:
             roots |= {name for name, _ in monotone.results}
+        computing = reachable_definitions(statute, sorted(roots))
+        for invariant in statute.invariants:
+            roots |= references(statute, invariant.expr)
         reached = reachable_definitions(statute, sorted(roots))
+        # A rule no result rests on is a mistake of the encoding (a bonus left out of its
+        # group, an amount never added), even when an invariant speaks of it.
         for name, definition in statute.definitions.items():
-            if name not in reached:
+            if name in computing:
+                continue
+            if name in reached:
+                self.report(
+                    definition.name_span,
+                    f"'{name}' is used by no result, only by invariants",
+                    definition.clause,
+                    hint="a rule the statute's results never rest on: include it where its "
+                    "words say it counts (a group such as `bonus`, or the rule that adds it), "
+                    "or write what the invariant needs inside the invariant",
+                )
+            else:
                 self.report(
                     definition.name_span,
                     f"'{name}' is never used by a result",
                     definition.clause,
-                    severity="warning",
+                    hint="use it in the rule its words feed, or remove it",
                 )
         used_inputs: set[str] = set()
         for name in reached:
@@ -1542,7 +1556,7 @@ def _describe(found: ExprType) -> str:
 def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     """Returns every static problem of a parsed encoding: names, types and units, definitions,
     cycles, untraceable numbers, unaccounted clauses, unused inputs, facts the words do not
-    name (dsl/facts.py); unused rules as warnings."""
+    name (dsl/facts.py); a rule or an input no result rests on."""
     checker = _Checker(statute)
     checker.check_records()
     checker.check_inputs()

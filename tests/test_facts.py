@@ -272,3 +272,22 @@ def test_a_change_of_phrases_is_no_change_for_the_semantic_diff(tmp_path: Path) 
     assert old is not None and new is not None
     assert new.inputs["small_business"].phrases[0].text == "Small business"
     assert [c for c in rule_changes(old, new) if c.kind == "input"] == []
+
+
+def test_a_rule_no_result_rests_on_is_an_error_even_under_an_invariant(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    # The re-entry bonus without its `bonus` mark: summed by nothing, though its invariants hold.
+    variant = write_variant(
+        tmp_path, encoding_source, "bonus rule reentry_bonus:", "rule reentry_bonus:"
+    )
+    analysis = analyse(variant)
+    messages = [d.message for d in analysis.errors]
+    assert messages == ["'reentry_bonus' is used by no result, only by invariants"]
+    error = analysis.errors[0]
+    line = next(
+        number
+        for number, text in enumerate(variant.read_text(encoding="utf-8").splitlines(), 1)
+        if "rule reentry_bonus:" in text
+    )
+    assert error.line == line

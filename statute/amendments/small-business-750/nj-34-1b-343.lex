@@ -567,6 +567,12 @@ c. {
     rule payroll_lowest_hourly_wage: money = min of hourly_wage in full_time_jobs reading I22;
     rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;
     rule bonuses_awarded: bool = lowest_full_time_hourly_wage >= wage_floor reading I13;
+    invariant bonuses_at_the_wage_floor "A business whose every full-time job pays at least $15
+      per hour and at least 120 percent of the minimum wage is not refused a bonus by this
+      paragraph.":
+      lowest_full_time_hourly_wage >= $15
+      and lowest_full_time_hourly_wage >= 120% * state_minimum_wage
+      implies bonuses_awarded reading I13;
     exception wage_floor_withholds_bonuses to bonus_total priority 1 =
       $0 when not bonuses_awarded reading I13;
     invariant no_bonus_below_the_wage_floor(covered: bool) "Below $15 an hour, or below 120
