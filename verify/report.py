@@ -1,8 +1,9 @@
 """Run every check of a statute and report: text, JSON, JUnit XML and SARIF 2.1.0.
 
 A report fails when any check is VIOLATED, VACUOUS or ERROR, or UNKNOWN unless unknowns are
-allowed. Every Z3 call has a timeout, and the whole run a budget: checks left when the budget
-is spent end UNKNOWN.
+allowed. Every Z3 call has a timeout, and the whole run a budget: a concrete search first, a
+short Z3 call per check, then the undecided checks searched further and split by cases; checks
+left when the budget is spent end UNKNOWN, saying what made them hard.
 """
 
 from __future__ import annotations
@@ -14,9 +15,17 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from lextrace.dsl import ast
+from lextrace.dsl.errors import EncodingError
 from lextrace.dsl.scenario import validate
 
-from .checks import BOUNDED, PROVED, UNKNOWN, Outcome, Verifier
+from .checks import BOUNDED, PROVED, UNKNOWN, Check, Outcome, Verifier
+from .search import MAX_SCENARIOS, QUICK_SCENARIOS
+
+# Seconds allowed to each Z3 call on the first pass over the checks: most checks are decided
+# in milliseconds; one that is not waits for the second pass, after the others.
+FIRST_SECONDS = 2.0
+# The order in which the kinds of check are first tried: cheapest first.
+COST = {"well-formed": 0, "bound": 1, "invariant": 2, "monotone": 3}
 
 
 @dataclass
@@ -52,30 +61,71 @@ class Report:
 
 def run(
     statute: ast.Statute,
-    timeout_seconds: float = 10.0,
-    budget_seconds: float = 120.0,
+    timeout_seconds: float = 5.0,
+    budget_seconds: float = 25.0,
     allow_unknown: bool = False,
 ) -> Report:
-    """Returns the report of proving every check of `statute` (each within `timeout_seconds`,
-    all within `budget_seconds`)."""
+    """Returns the report of every check of `statute`, all within `budget_seconds`.
+
+    First a short search of concrete scenarios (verify/search.py) on every check; then Z3 on
+    each check the search did not break, each call within FIRST_SECONDS (or `timeout_seconds`
+    if less); then, for the checks still undecided, the whole search, and Z3 again case by case
+    (verify/checks.py, Verifier._split), each case within `timeout_seconds`, while the budget
+    lasts. A check the budget leaves undecided ends UNKNOWN, saying what made it hard."""
     started = time.perf_counter()
+    validator = lambda s: validate(statute, s)  # noqa: E731
     verifier = Verifier(statute, timeout_seconds)
-    outcomes: list[Outcome] = []
-    for check in verifier.checks():
-        spent = time.perf_counter() - started
-        if spent > budget_seconds:
-            outcomes.append(
-                Outcome(
-                    check,
-                    UNKNOWN,
-                    0.0,
-                    detail=f"not run: the budget of {budget_seconds:g} s is spent",
-                )
+    checks = verifier.checks()
+    by_name: dict[str, Outcome] = {}
+    found = verifier.search(checks, QUICK_SCENARIOS)
+    undecided: list[Check] = []
+    # The cheap kinds first: a hard monotone check must not spend the budget of the others.
+    for check in sorted(checks, key=lambda c: COST.get(c.kind, len(COST))):
+        if check.name in found:
+            searched = verifier.searched(check, found[check.name])
+            if searched is not None:
+                by_name[check.name] = searched
+                continue
+        left = budget_seconds - (time.perf_counter() - started)
+        if left <= 0:
+            undecided.append(check)
+            continue
+        first = min(timeout_seconds, FIRST_SECONDS, left)
+        verifier.timeout_ms = max(1, int(first * 1000))
+        verifier.monotone.timeout_ms = verifier.timeout_ms
+        outcome = verifier.prove(check, validator)
+        if outcome.status == UNKNOWN:
+            undecided.append(check)
+        by_name[check.name] = outcome
+    if undecided:
+        found = verifier.search(undecided, MAX_SCENARIOS)
+    for check in undecided:
+        if check.name in found:
+            searched = verifier.searched(check, found[check.name])
+            if searched is not None:
+                by_name[check.name] = searched
+                continue
+        left = budget_seconds - (time.perf_counter() - started)
+        if left <= 0:
+            previous = by_name.get(check.name)
+            by_name[check.name] = Outcome(
+                check,
+                UNKNOWN,
+                previous.seconds if previous else 0.0,
+                detail=(previous.detail + "; " if previous else "")
+                + f"not decided within the budget of {budget_seconds:g} s",
             )
             continue
-        verifier.timeout_ms = max(1, int(min(timeout_seconds, budget_seconds - spent) * 1000))
+        verifier.timeout_ms = max(1, int(min(timeout_seconds, left) * 1000))
         verifier.monotone.timeout_ms = verifier.timeout_ms
-        outcomes.append(verifier.prove(check, lambda s: validate(statute, s)))
+        verifier.split_ms = max(1, int(min(timeout_seconds, left) * 1000))
+        outcome = verifier.prove(check, validator)
+        verifier.split_ms = None
+        previous = by_name.get(check.name)
+        if previous is not None:
+            outcome.seconds += previous.seconds
+        by_name[check.name] = outcome
+    outcomes = [by_name[c.name] for c in checks]
     return Report(statute, outcomes, time.perf_counter() - started, allow_unknown)
 
 
@@ -153,6 +203,7 @@ def to_json(report: Report) -> dict[str, object]:
     return {
         "statute": report.statute.name,
         "encoding": report.statute.path,
+        "usable": True,
         "ok": report.ok,
         "seconds": round(report.seconds, 6),
         "counts": report.counts(),
@@ -262,6 +313,80 @@ def to_sarif(report: Report) -> dict[str, object]:
                     }
                 },
                 "results": results,
+            }
+        ],
+    }
+
+
+def _diagnostics(error: EncodingError) -> list[dict[str, object]]:
+    return [
+        {
+            "file": d.path,
+            "line": d.line,
+            "column": d.column,
+            "severity": d.severity,
+            "message": d.message,
+            **({"clause": d.clause} if d.clause else {}),
+            **({"hint": d.hint} if d.hint else {}),
+        }
+        for d in error.diagnostics
+    ]
+
+
+def unusable_json(encoding: str, error: EncodingError) -> dict[str, object]:
+    """Returns the JSON report of an encoding that cannot be verified (it does not parse or
+    check): no checks, every diagnostic located by file, line and column."""
+    return {
+        "statute": None,
+        "encoding": encoding,
+        "usable": False,
+        "ok": False,
+        "errors": _diagnostics(error),
+        "counts": {},
+        "checks": [],
+    }
+
+
+def unusable_sarif(encoding: str, error: EncodingError) -> dict[str, object]:
+    """Returns the SARIF 2.1.0 log of an encoding that cannot be verified: one result per
+    diagnostic, at its line and column."""
+    results = [
+        {
+            "ruleId": "unusable-encoding",
+            "level": "error" if d.severity == "error" else "warning",
+            "message": {"text": d.message + (f" (hint: {d.hint})" if d.hint else "")},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": Path(d.path).as_posix()},
+                        "region": {"startLine": max(1, d.line), "startColumn": max(1, d.column)},
+                    }
+                }
+            ],
+        }
+        for d in error.diagnostics
+    ]
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "lextrace",
+                        "informationUri": "https://pypi.org/project/lextrace/",
+                        "rules": [
+                            {
+                                "id": "unusable-encoding",
+                                "shortDescription": {
+                                    "text": "the encoding does not parse or check: nothing proved"
+                                },
+                            }
+                        ],
+                    }
+                },
+                "results": results,
+                "invocations": [{"executionSuccessful": False}],
             }
         ],
     }
