@@ -45,6 +45,10 @@ PROVED, VIOLATED, UNKNOWN, VACUOUS, ERROR = "PROVED", "VIOLATED", "UNKNOWN", "VA
 # Proved for lists of at most the model's bound (verify/model.py, LIST_BOUND) only: not PROVED.
 BOUNDED = "BOUNDED"
 FAILING = {VIOLATED, UNKNOWN, VACUOUS, ERROR}
+# The kind of obligation a missing value is (verify/model.py): decided before the others.
+MISSING = "missing value"
+# How many inputs a message on a hard check names.
+HARD_NAMES = 6
 # The most cases a check is split into when Z3 cannot decide it whole.
 SPLIT_CASES = 32
 
@@ -82,6 +86,10 @@ class Check:
     build: Callable[[], Term] | None = None
     # What the search before Z3 judges on concrete scenarios (verify/search.py).
     probe: Probe | None = None
+    # Why the check is refused without a proof (a property that could only pass vacuously).
+    refused: str | None = None
+    # A well-definedness check (a missing value, a division by zero): its kind and violation.
+    obligation: tuple[str, Term] | None = None
 
 
 @dataclass
@@ -116,6 +124,9 @@ class Verifier:
         self.split_ms: int | None = None
         self.split_note = ""
         self._searcher: Search | None = None
+        # The violations of the well-definedness checks found VIOLATED: every other check is
+        # decided where the encoding is defined, so that one missing value is one failure.
+        self.undefined: list[tuple[str, Term]] = []
         for name in statute.result_names:
             self.first.term(name)
 
@@ -179,6 +190,20 @@ class Verifier:
             results = [name for name, _ in monotone.results]
             for input_name, _ in monotone.inputs:
                 declared = self.statute.inputs[input_name]
+                depends = self.monotone.depends(input_name)
+                if not any((r, ()) in depends for r in results):
+                    yield Check(
+                        name=f"{monotone.name}[{input_name}]",
+                        kind="monotone",
+                        description=f"{monotone.description} (raising {input_name})",
+                        clause=monotone.clause,
+                        span=monotone.span,
+                        claim=z3.BoolVal(True),
+                        refused=f"none of {', '.join(results)} is computed from "
+                        f"{input_name}: no rule reads it, so the property says nothing",
+                        replay={"name": monotone.name, "input": input_name},
+                    )
+                    continue
                 second = self.second(input_name)
                 before, after = first.inputs[input_name], second.inputs[input_name]
                 rises = (
@@ -412,6 +437,7 @@ class Verifier:
                 span=obligation.span,
                 claim=z3.Not(obligation.violation),
                 confirm=self._confirm_evaluates(),
+                obligation=(obligation.kind, obligation.violation),
             )
 
     # ---- judging concrete evaluations (the search before Z3) --------------------------------
@@ -612,6 +638,11 @@ class Verifier:
         if not self._rests_on_lists(check):
             models = [self.first] if check.second is None else [self.first, check.second]
             constraints += [z3.Not(c) for model in models for c in model.derivation_conditions()]
+        constraints += [
+            z3.Not(violation)
+            for kind, violation in self.undefined
+            if check.obligation is None or (kind == MISSING and check.obligation[0] != MISSING)
+        ]
         if self.split_ms is None:
             return decide([*constraints, *facts], self.timeout_ms)
         return self._split(check, [*constraints, *facts])
@@ -689,6 +720,8 @@ class Verifier:
     ) -> Outcome:
         """Returns the outcome of one check; `validate` turns a scenario into exact inputs."""
         started = time.perf_counter()
+        if check.refused is not None:
+            return Outcome(check, VACUOUS, 0.0, detail=check.refused)
         if check.build is not None:
             check.claim, check.build = check.build(), None
         if check.premise is not None:
@@ -847,11 +880,11 @@ def hardness(terms: list[Term]) -> str:
             and sum(not z3.is_rational_value(a) and not z3.is_int_value(a) for a in term.children())
             > 1
         ):
-            label = "product of unknowns"
+            label = "product"
         elif kind in (z3.Z3_OP_DIV, z3.Z3_OP_IDIV) and not (
             z3.is_rational_value(term.arg(1)) or z3.is_int_value(term.arg(1))
         ):
-            label = "division by an unknown"
+            label = "division"
         elif kind == z3.Z3_OP_TO_INT:
             label = "floor"
         if label is not None:
@@ -862,8 +895,11 @@ def hardness(terms: list[Term]) -> str:
         stack.extend(term.children())
     if not kinds:
         return ""
-    shown = ", ".join(f"{n} {k}{'s' if n > 1 else ''}" for k, n in sorted(kinds.items()))
-    over = f" over {', '.join(sorted(inputs))}" if inputs else ""
+    plural = {"product": "products", "division": "divisions", "floor": "floors"}
+    shown = ", ".join(f"{n} {plural[k] if n > 1 else k}" for k, n in sorted(kinds.items()))
+    named = sorted(n for n in inputs if "__" not in n and not n.startswith("reading_"))
+    more = f" and {len(named) - HARD_NAMES} more" if len(named) > HARD_NAMES else ""
+    over = f" of unknowns, over {', '.join(named[:HARD_NAMES])}{more}" if named else ""
     return f"nonlinear arithmetic: {shown}{over}"
 
 

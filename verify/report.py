@@ -18,7 +18,7 @@ from lextrace.dsl import ast
 from lextrace.dsl.errors import EncodingError
 from lextrace.dsl.scenario import validate
 
-from .checks import BOUNDED, PROVED, UNKNOWN, Check, Outcome, Verifier
+from .checks import BOUNDED, MISSING, PROVED, UNKNOWN, VIOLATED, Check, Outcome, Verifier
 from .search import MAX_SCENARIOS, QUICK_SCENARIOS
 
 # Seconds allowed to each Z3 call on the first pass over the checks: most checks are decided
@@ -80,7 +80,9 @@ def run(
     found = verifier.search(checks, QUICK_SCENARIOS)
     undecided: list[Check] = []
     # The cheap kinds first: a hard monotone check must not spend the budget of the others.
-    for check in sorted(checks, key=lambda c: COST.get(c.kind, len(COST))):
+    # The well-definedness checks come first, a missing value before a division by zero: one
+    # found VIOLATED is assumed away from the others (Verifier.undefined).
+    for check in sorted(checks, key=_cost):
         if check.name in found:
             searched = verifier.searched(check, found[check.name])
             if searched is not None:
@@ -96,6 +98,8 @@ def run(
         outcome = verifier.prove(check, validator)
         if outcome.status == UNKNOWN:
             undecided.append(check)
+        elif outcome.status == VIOLATED and check.obligation is not None:
+            verifier.undefined.append(check.obligation)
         by_name[check.name] = outcome
     if undecided:
         found = verifier.search(undecided, MAX_SCENARIOS)
@@ -127,6 +131,14 @@ def run(
         by_name[check.name] = outcome
     outcomes = [by_name[c.name] for c in checks]
     return Report(statute, outcomes, time.perf_counter() - started, allow_unknown)
+
+
+def _cost(check: Check) -> tuple[int, int]:
+    """Returns the rank of a check in the first pass: the well-definedness checks (missing
+    values first), then the cheap kinds before the costly."""
+    if check.obligation is not None:
+        return (0, 0 if check.obligation[0] == MISSING else 1)
+    return (1, COST.get(check.kind, len(COST)))
 
 
 def _line(outcome: Outcome) -> str:
