@@ -574,7 +574,7 @@ def check(encoding: str | None, official: str | None, quiet: bool) -> None:
 @click.option("--junit", type=click.Path(dir_okay=False), help="Also write JUnit XML here.")
 @click.option("--sarif", type=click.Path(dir_okay=False), help="Also write SARIF 2.1.0 here.")
 @z3_timeout(5.0, what="each Z3 call")
-@z3_budget(25.0, what="the whole run")
+@z3_budget(20.0, what="the whole run")
 @click.option("--allow-unknown", is_flag=True, help="Do not fail on UNKNOWN (Z3 timeouts).")
 @click.option(
     "--counterexamples",

@@ -482,13 +482,15 @@ class Verifier:
 
         return outside
 
-    def search(self, checks: list[Check], limit: int) -> dict[str, Found]:
+    def search(
+        self, checks: list[Check], limit: int, deadline: float | None = None
+    ) -> dict[str, Found]:
         """Returns the counterexamples the search before Z3 finds among its first `limit`
-        scenarios, by check name."""
+        scenarios (those tried by `deadline`, a time.perf_counter() value), by check name."""
         probes = {c.name: c.probe for c in checks if c.probe is not None}
         if self._searcher is None:
             self._searcher = Search(self.statute, self.program)
-        return self._searcher.run(probes, limit)  # type: ignore[arg-type]
+        return self._searcher.run(probes, limit, deadline)  # type: ignore[arg-type]
 
     def searched(self, check: Check, found: Found) -> Outcome | None:
         """Returns the VIOLATED outcome of a counterexample the search found, once the
@@ -654,8 +656,12 @@ class Verifier:
         cases = self._cases(facts)
         last: z3.Solver | None = None
         undecided = 0
-        for case in cases:
-            answer, solver = decide([*facts, *case], self.split_ms or 1)
+        # Every case gets its share of one timeout at least, and the time left by the cases
+        # decided quickly.
+        deadline = time.perf_counter() + (self.split_ms or 1) / 1000
+        for number, case in enumerate(cases):
+            share = (deadline - time.perf_counter()) * 1000 / (len(cases) - number)
+            answer, solver = decide([*facts, *case], max(1, int(share)))
             last = solver
             if answer == z3.sat:
                 return answer, solver
@@ -746,7 +752,12 @@ class Verifier:
             return self._proved(check, started, "from what is proved of the definitions it uses")
         if check.compositional is not None:
             input_name, results = check.compositional
-            proof = self.monotone.prove(input_name, results)
+            # The local steps share one timeout; the whole formula below has its own.
+            self.monotone.deadline = time.perf_counter() + self.timeout_ms / 1000
+            try:
+                proof = self.monotone.prove(input_name, results)
+            finally:
+                self.monotone.deadline = None
             if all(proof.directions.get((r, ())) == "up" for r in results):
                 return Outcome(
                     check,

@@ -24,6 +24,8 @@ from .search import MAX_SCENARIOS, QUICK_SCENARIOS
 # Seconds allowed to each Z3 call on the first pass over the checks: most checks are decided
 # in milliseconds; one that is not waits for the second pass, after the others.
 FIRST_SECONDS = 2.0
+# How many timeouts the cases of one split check share in all.
+SPLIT_TIMEOUTS = 3
 # The order in which the kinds of check are first tried: cheapest first.
 COST = {"well-formed": 0, "bound": 1, "invariant": 2, "monotone": 3}
 
@@ -62,7 +64,7 @@ class Report:
 def run(
     statute: ast.Statute,
     timeout_seconds: float = 5.0,
-    budget_seconds: float = 25.0,
+    budget_seconds: float = 20.0,
     allow_unknown: bool = False,
 ) -> Report:
     """Returns the report of every check of `statute`, all within `budget_seconds`.
@@ -102,7 +104,7 @@ def run(
             verifier.undefined.append(check.obligation)
         by_name[check.name] = outcome
     if undecided:
-        found = verifier.search(undecided, MAX_SCENARIOS)
+        found = verifier.search(undecided, MAX_SCENARIOS, started + budget_seconds)
     for check in undecided:
         if check.name in found:
             searched = verifier.searched(check, found[check.name])
@@ -122,7 +124,7 @@ def run(
             continue
         verifier.timeout_ms = max(1, int(min(timeout_seconds, left) * 1000))
         verifier.monotone.timeout_ms = verifier.timeout_ms
-        verifier.split_ms = max(1, int(min(timeout_seconds, left) * 1000))
+        verifier.split_ms = max(1, int(min(timeout_seconds * SPLIT_TIMEOUTS, left) * 1000))
         outcome = verifier.prove(check, validator)
         verifier.split_ms = None
         previous = by_name.get(check.name)

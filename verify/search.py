@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime
 import random
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -42,7 +43,7 @@ from .model import scenario_text
 
 # How many scenarios the search evaluates at most, and how many of them mix values at random:
 # a few seconds of the evaluator on a large encoding.
-MAX_SCENARIOS = 2_500
+MAX_SCENARIOS = 2_000
 QUICK_SCENARIOS = 300
 QUANTILES = (Fraction(1, 2), Fraction(1), Fraction(1, 4), Fraction(3, 4))
 POWERS_OF_TEN = tuple(Fraction(10) ** k for k in range(0, 10))
@@ -253,6 +254,7 @@ class Search:
             d.name in self.values or not d.required for d in statute.inputs.values()
         ) and not any(d.required and d.type.kind == "list" for d in statute.inputs.values())
         self.tried = 0
+        self.deadline: float | None = None
 
     # ---- the scenarios ----------------------------------------------------------------
     def _bases(self) -> list[dict[str, object]]:
@@ -315,6 +317,8 @@ class Search:
         self, exact: dict[str, object], readings: dict[str, str]
     ) -> tuple[Evaluation, dict[str, object], dict[str, Value]] | None:
         """Returns the evaluation of a scenario (None when it is not valid)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            return None
         text = scenario_text(self.statute, {k: v for k, v in exact.items() if v is not None})
         text = {k: (v.isoformat() if isinstance(v, datetime.date) else v) for k, v in text.items()}
         try:
@@ -325,11 +329,15 @@ class Search:
         return Evaluation(self.program, inputs, readings, False), text, inputs
 
     # ---- judging ----------------------------------------------------------------------
-    def run(self, probes: dict[str, Probe], limit: int = MAX_SCENARIOS) -> dict[str, Found]:
+    def run(
+        self, probes: dict[str, Probe], limit: int = MAX_SCENARIOS, deadline: float | None = None
+    ) -> dict[str, Found]:
         """Returns a counterexample for each probe (by check name) that one of the first
-        `limit` scenarios breaks (the same scenarios, in the same order, on every run); the
-        probes a scenario breaks are judged no further."""
+        `limit` scenarios breaks (the same scenarios, in the same order, on every run, but
+        none after `deadline`, a time.perf_counter() value); the probes a scenario breaks are
+        judged no further."""
         self.tried = 0
+        self.deadline = deadline
         reserve = limit // 8  # the scenarios that mix values at random
         found: dict[str, Found] = {}
         if not self.usable or not probes:
