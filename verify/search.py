@@ -44,7 +44,7 @@ from .model import scenario_text
 # How many scenarios the search evaluates at most, and how many of them mix values at random:
 # a few seconds of the evaluator on a large encoding.
 MAX_SCENARIOS = 2_000
-QUICK_SCENARIOS = 300
+QUICK_SCENARIOS = 500
 QUANTILES = (Fraction(1, 2), Fraction(1), Fraction(1, 4), Fraction(3, 4))
 POWERS_OF_TEN = tuple(Fraction(10) ** k for k in range(0, 10))
 
