@@ -105,7 +105,7 @@ def _defaults(statute) -> dict[str, str]:
 def test_a_counterexample_found_by_the_search_replays_with_explain(
     tmp_path: Path, encoding_source: str
 ) -> None:
-    old, new, name = MISTAKES["overlapping bands"]
+    old, new, _ = MISTAKES["overlapping bands"]
     variant = write_variant(tmp_path, encoding_source, old, new)
     out = tmp_path / "cx"
     completed = lextrace(

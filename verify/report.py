@@ -18,7 +18,17 @@ from lextrace.dsl import ast
 from lextrace.dsl.errors import EncodingError
 from lextrace.dsl.scenario import validate
 
-from .checks import BOUNDED, MISSING, PROVED, UNKNOWN, VIOLATED, Check, Outcome, Verifier
+from .checks import (
+    BOUNDED,
+    MISSING,
+    PROVED,
+    UNKNOWN,
+    VIOLATED,
+    Check,
+    Outcome,
+    Verifier,
+    hardness,
+)
 from .search import MAX_SCENARIOS, QUICK_SCENARIOS
 
 # Seconds allowed to each Z3 call on the first pass over the checks: most checks are decided
@@ -119,7 +129,13 @@ def run(
                 UNKNOWN,
                 previous.seconds if previous else 0.0,
                 detail=(previous.detail + "; " if previous else "")
-                + f"not decided within the budget of {budget_seconds:g} s",
+                + f"not decided within the budget of {budget_seconds:g} s"
+                + (
+                    f"; {hard}"
+                    if (hard := _hardness(check))
+                    and hard not in (previous.detail if previous else "")
+                    else ""
+                ),
             )
             continue
         verifier.timeout_ms = max(1, int(min(timeout_seconds, left) * 1000))
@@ -133,6 +149,11 @@ def run(
         by_name[check.name] = outcome
     outcomes = [by_name[c.name] for c in checks]
     return Report(statute, outcomes, time.perf_counter() - started, allow_unknown)
+
+
+def _hardness(check: Check) -> str:
+    """Returns what makes a check hard for Z3 (its nonlinear terms), for its message."""
+    return hardness([t for t in (check.claim, check.premise) if t is not None])
 
 
 def _cost(check: Check) -> tuple[int, int]:

@@ -255,6 +255,7 @@ class Search:
         ) and not any(d.required and d.type.kind == "list" for d in statute.inputs.values())
         self.tried = 0
         self.deadline: float | None = None
+        self.limit = MAX_SCENARIOS
 
     # ---- the scenarios ----------------------------------------------------------------
     def _bases(self) -> list[dict[str, object]]:
@@ -317,7 +318,9 @@ class Search:
         self, exact: dict[str, object], readings: dict[str, str]
     ) -> tuple[Evaluation, dict[str, object], dict[str, Value]] | None:
         """Returns the evaluation of a scenario (None when it is not valid)."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.tried >= self.limit or (
+            self.deadline is not None and time.perf_counter() > self.deadline
+        ):
             return None
         text = scenario_text(self.statute, {k: v for k, v in exact.items() if v is not None})
         text = {k: (v.isoformat() if isinstance(v, datetime.date) else v) for k, v in text.items()}
@@ -337,6 +340,7 @@ class Search:
         none after `deadline`, a time.perf_counter() value); the probes a scenario breaks are
         judged no further."""
         self.tried = 0
+        self.limit = limit
         self.deadline = deadline
         reserve = limit // 8  # the scenarios that mix values at random
         found: dict[str, Found] = {}
