@@ -652,25 +652,34 @@ class Verifier:
     def _split(self, check: Check, facts: list[Term]) -> tuple[Any, z3.Solver]:
         """Returns Z3's answer decided case by case: one case per combination of the values
         of the enum and bool inputs and the readings the facts read (at most SPLIT_CASES),
-        each within `split_ms`; unsat only when every case is unsat, sat as soon as one is."""
-        cases = self._cases(facts)
-        last: z3.Solver | None = None
-        undecided = 0
-        # Every case gets its share of one timeout at least, and the time left by the cases
-        # decided quickly.
+        all within `split_ms`; unsat only when every case is unsat, sat as soon as one is.
+
+        Most cases are decided in milliseconds: each is first given an even share of the
+        time, then the undecided ones share what is left."""
+        cases = self._cases(facts) or [[]]
         deadline = time.perf_counter() + (self.split_ms or 1) / 1000
-        for number, case in enumerate(cases):
-            share = (deadline - time.perf_counter()) * 1000 / (len(cases) - number)
-            answer, solver = decide([*facts, *case], max(1, int(share)))
-            last = solver
-            if answer == z3.sat:
-                return answer, solver
-            if answer == z3.unknown:
-                undecided += 1
+        last: z3.Solver | None = None
+        pending = list(range(len(cases)))
+        for _ in range(2):
+            undecided = []
+            for number, index in enumerate(pending):
+                share = (deadline - time.perf_counter()) * 1000 / (len(pending) - number)
+                if share < 1:
+                    undecided.append(index)
+                    continue
+                answer, solver = decide([*facts, *cases[index]], int(share))
+                last = solver
+                if answer == z3.sat:
+                    return answer, solver
+                if answer == z3.unknown:
+                    undecided.append(index)
+            pending = undecided
+            if not pending:
+                break
         if last is None:
-            return decide(facts, self.split_ms or 1)
-        if undecided:
-            self.split_note = f"{undecided} of {len(cases)} cases undecided"
+            last = z3.Solver()
+        if pending:
+            self.split_note = f"{len(pending)} of {len(cases)} cases undecided"
             return z3.unknown, last
         return z3.unsat, last
 
@@ -771,7 +780,7 @@ class Verifier:
         if answer == z3.unsat:
             return self._proved(check, started, "")
         if answer == z3.unknown:
-            detail = solver.reason_unknown()
+            detail = solver.reason_unknown() or "undecided"
             if check.compositional is not None:
                 detail += f"; local steps not decided: {undecided or 'none'}"
             if self.split_note:

@@ -33,7 +33,7 @@ from .search import MAX_SCENARIOS, QUICK_SCENARIOS
 
 # Seconds allowed to each Z3 call on the first pass over the checks: most checks are decided
 # in milliseconds; one that is not waits for the second pass, after the others.
-FIRST_SECONDS = 2.0
+FIRST_SECONDS = 3.0
 # How many timeouts the cases of one split check share in all.
 SPLIT_TIMEOUTS = 3
 # The order in which the kinds of check are first tried: cheapest first.
