@@ -123,6 +123,11 @@ class Verifier:
         # When set, Z3 decides each check case by case, each case within this many ms.
         self.split_ms: int | None = None
         self.split_note = ""
+        # False: a monotone check not proved compositionally is left undecided, not put to
+        # Z3 whole (two copies of the rules: the costliest formula there is).
+        self.whole_pairs = True
+        # Whether each check rests on a list, by id (the check kept alive with its answer).
+        self._on_lists: dict[int, tuple[Check, bool]] = {}
         self._searcher: Search | None = None
         # The violations of the well-definedness checks found VIOLATED: every other check is
         # decided where the encoding is defined, so that one missing value is one failure.
@@ -600,6 +605,12 @@ class Verifier:
         inputs or readings (then the bound may narrow what the others can be)."""
         if not self.statute.list_inputs:
             return False
+        key = id(check)
+        if key not in self._on_lists:
+            self._on_lists[key] = (check, self._walk_lists(check))
+        return self._on_lists[key][1]
+
+    def _walk_lists(self, check: Check) -> bool:
         models = [self.first] if check.second is None else [self.first, check.second]
         # A list's own terms: its length, whether it is given, its elements' fields.
         listed = {
@@ -775,6 +786,13 @@ class Verifier:
                     detail=f"{proof.steps} local steps, {proof.cached} shared with other inputs",
                 )
             undecided = ", ".join(step_label(k, None) + str(k[1] or "") for k in proof.undecided)
+            if not self.whole_pairs:
+                return Outcome(
+                    check,
+                    UNKNOWN,
+                    time.perf_counter() - started,
+                    detail=f"local steps not decided: {undecided or 'none'}",
+                )
         # Not proved compositionally: the whole formula decides, with a counterexample if any.
         answer, solver = self._decide(check, z3.Not(check.claim))
         if answer == z3.unsat:

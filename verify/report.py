@@ -31,9 +31,10 @@ from .checks import (
 )
 from .search import MAX_SCENARIOS, QUICK_SCENARIOS
 
-# Seconds allowed to each Z3 call on the first pass over the checks: most checks are decided
-# in milliseconds; one that is not waits for the second pass, after the others.
-FIRST_SECONDS = 3.0
+# The rounds of Z3 calls over the checks still undecided: seconds per call (at most the
+# timeout), and whether checks are split by cases. Most checks are decided in milliseconds; a
+# hard one waits for the later rounds, after the others.
+TIERS = ((0.5, False), (3.0, False), (float("inf"), True))
 # How many timeouts the cases of one split check share in all.
 SPLIT_TIMEOUTS = 3
 # The order in which the kinds of check are first tried: cheapest first.
@@ -79,74 +80,69 @@ def run(
 ) -> Report:
     """Returns the report of every check of `statute`, all within `budget_seconds`.
 
-    First a short search of concrete scenarios (verify/search.py) on every check; then Z3 on
-    each check the search did not break, each call within FIRST_SECONDS (or `timeout_seconds`
-    if less); then, for the checks still undecided, the whole search, and Z3 again case by case
-    (verify/checks.py, Verifier._split), each case within `timeout_seconds`, while the budget
-    lasts. A check the budget leaves undecided ends UNKNOWN, saying what made it hard."""
+    First a short search of concrete scenarios (verify/search.py) on every check; then Z3 in
+    rounds over the checks still undecided, each round with longer calls (TIERS, at most
+    `timeout_seconds` each): the cheap kinds first in each round, the whole search before the
+    last round, and, in the last, each check split by cases (verify/checks.py,
+    Verifier._split). A check the budget leaves undecided ends UNKNOWN, saying what made it
+    hard."""
     started = time.perf_counter()
+    deadline = started + budget_seconds
     validator = lambda s: validate(statute, s)  # noqa: E731
     verifier = Verifier(statute, timeout_seconds)
     checks = verifier.checks()
     by_name: dict[str, Outcome] = {}
-    found = verifier.search(checks, QUICK_SCENARIOS)
-    undecided: list[Check] = []
-    # The cheap kinds first: a hard monotone check must not spend the budget of the others.
     # The well-definedness checks come first, a missing value before a division by zero: one
-    # found VIOLATED is assumed away from the others (Verifier.undefined).
-    for check in sorted(checks, key=_cost):
-        if check.name in found:
-            searched = verifier.searched(check, found[check.name])
-            if searched is not None:
-                by_name[check.name] = searched
+    # found VIOLATED is assumed away from the others (Verifier.undefined); then the cheap
+    # kinds before the costly.
+    undecided = sorted(checks, key=_cost)
+    found = verifier.search(undecided, QUICK_SCENARIOS)
+    for tier, (seconds, split) in enumerate(TIERS):
+        if tier == len(TIERS) - 1 and undecided:
+            found |= verifier.search(undecided, MAX_SCENARIOS, deadline)
+        left_over: list[Check] = []
+        for check in undecided:
+            if check.name in found:
+                searched = verifier.searched(check, found[check.name])
+                if searched is not None:
+                    by_name[check.name] = searched
+                    continue
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                left_over.append(check)
                 continue
-        left = budget_seconds - (time.perf_counter() - started)
-        if left <= 0:
-            undecided.append(check)
-            continue
-        first = min(timeout_seconds, FIRST_SECONDS, left)
-        verifier.timeout_ms = max(1, int(first * 1000))
-        verifier.monotone.timeout_ms = verifier.timeout_ms
-        outcome = verifier.prove(check, validator)
-        if outcome.status == UNKNOWN:
-            undecided.append(check)
-        elif outcome.status == VIOLATED and check.obligation is not None:
-            verifier.undefined.append(check.obligation)
-        by_name[check.name] = outcome
-    if undecided:
-        found = verifier.search(undecided, MAX_SCENARIOS, started + budget_seconds)
-    for check in undecided:
-        if check.name in found:
-            searched = verifier.searched(check, found[check.name])
-            if searched is not None:
-                by_name[check.name] = searched
-                continue
-        left = budget_seconds - (time.perf_counter() - started)
-        if left <= 0:
-            previous = by_name.get(check.name)
-            by_name[check.name] = Outcome(
-                check,
-                UNKNOWN,
-                previous.seconds if previous else 0.0,
-                detail=(previous.detail + "; " if previous else "")
-                + f"not decided within the budget of {budget_seconds:g} s"
-                + (
-                    f"; {hard}"
-                    if (hard := _hardness(check))
-                    and hard not in (previous.detail if previous else "")
-                    else ""
-                ),
+            call = min(timeout_seconds, seconds, left)
+            verifier.timeout_ms = max(1, int(call * 1000))
+            verifier.monotone.timeout_ms = verifier.timeout_ms
+            verifier.whole_pairs = split
+            verifier.split_ms = (
+                max(1, int(min(timeout_seconds * SPLIT_TIMEOUTS, left) * 1000)) if split else None
             )
-            continue
-        verifier.timeout_ms = max(1, int(min(timeout_seconds, left) * 1000))
-        verifier.monotone.timeout_ms = verifier.timeout_ms
-        verifier.split_ms = max(1, int(min(timeout_seconds * SPLIT_TIMEOUTS, left) * 1000))
-        outcome = verifier.prove(check, validator)
-        verifier.split_ms = None
+            outcome = verifier.prove(check, validator)
+            verifier.split_ms = None
+            previous = by_name.get(check.name)
+            if previous is not None:
+                outcome.seconds += previous.seconds
+            by_name[check.name] = outcome
+            if outcome.status == UNKNOWN:
+                left_over.append(check)
+            elif outcome.status == VIOLATED and check.obligation is not None:
+                verifier.undefined.append(check.obligation)
+        undecided = left_over
+    for check in undecided:
         previous = by_name.get(check.name)
-        if previous is not None:
-            outcome.seconds += previous.seconds
-        by_name[check.name] = outcome
+        if previous is not None and time.perf_counter() <= deadline:
+            continue  # decided as far as it can be: its own message says why not
+        hard = _hardness(check)
+        said = previous.detail if previous else ""
+        by_name[check.name] = Outcome(
+            check,
+            UNKNOWN,
+            previous.seconds if previous else 0.0,
+            detail=(said + "; " if said else "")
+            + f"not decided within the budget of {budget_seconds:g} s"
+            + (f"; {hard}" if hard and hard not in said else ""),
+        )
     outcomes = [by_name[c.name] for c in checks]
     return Report(statute, outcomes, time.perf_counter() - started, allow_unknown)
 
