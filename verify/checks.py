@@ -509,6 +509,12 @@ class Verifier:
             return None
         if not confirmation.reproduced:
             return None
+        assert self._searcher is not None
+        raised = check.compositional[0] if check.compositional is not None else None
+        found = self._searcher.simpler(
+            found, raised, lambda inputs, chosen: check.confirm(inputs, chosen).reproduced
+        )
+        confirmation = check.confirm(found.inputs, found.readings)
         readings = {
             rid: option
             for rid, option in found.readings.items()

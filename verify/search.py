@@ -45,6 +45,8 @@ from .model import scenario_text
 # a few seconds of the evaluator on a large encoding.
 MAX_SCENARIOS = 2_000
 QUICK_SCENARIOS = 500
+# How many of the least values of an input the readable counterexample tries, of each kind.
+CANDIDATES = 8
 QUANTILES = (Fraction(1, 2), Fraction(1), Fraction(1, 4), Fraction(3, 4))
 POWERS_OF_TEN = tuple(Fraction(10) ** k for k in range(0, 10))
 
@@ -414,6 +416,74 @@ class Search:
                     if after is not None:
                         judge_pair(result, after, input_name)
         return found
+
+    def simpler(
+        self,
+        found: Found,
+        raised: str | None,
+        reproduces: Callable[[list[dict[str, Value]], dict[str, str]], bool],
+    ) -> Found:
+        """Returns the counterexample made readable: the readings at their defaults, then each
+        input in declaration order at its default, else the smallest round value, else the
+        smallest value tried, that still breaks the check (`reproduces`, the evaluator); a
+        pair's raised input is left as found. The same on every run."""
+        scenarios = [dict(s) for s in found.scenarios]
+        readings = dict(found.readings)
+
+        def attempt(candidate: list[dict[str, object]], chosen: dict[str, str]) -> bool:
+            try:
+                inputs = [validate(self.statute, s) for s in candidate]
+                return reproduces(inputs, chosen)
+            except (ScenarioError, EvaluationError, ValueError, TypeError, ZeroDivisionError):
+                return False
+
+        for rid, option in sorted(readings.items()):
+            default = self.readings[rid]
+            if option != default and attempt(scenarios, {**readings, rid: default}):
+                readings[rid] = default
+        for name in self.values:
+            if name == raised or name not in scenarios[0]:
+                continue
+            declared = self.statute.inputs[name]
+            if not declared.required:  # left out: its default, or no value
+                left_out = [{k: v for k, v in s.items() if k != name} for s in scenarios]
+                if attempt(left_out, readings):
+                    scenarios = left_out
+                    continue
+            candidates: list[object] = []
+            if declared.default is not None:
+                candidates.append(default_value(declared))
+            tried = self.round[name] + self.values[name]
+            # Whole numbers first (whole dollars), the smallest first.
+            candidates += (
+                sorted((v for v in tried if _whole(v)), key=_size)[:CANDIDATES]
+                + sorted(tried, key=_size)[:CANDIDATES]
+            )
+            for value in candidates:
+                text = _text(self.statute, name, value)
+                if all(s.get(name) == text for s in scenarios):
+                    break  # the current value is already the most readable that breaks it
+                changed = [{**s, name: text} for s in scenarios]
+                if attempt(changed, readings):
+                    scenarios = changed
+                    break
+        inputs = [validate(self.statute, s) for s in scenarios]
+        return Found(scenarios, inputs, readings, found.tried)
+
+
+def _whole(value: object) -> bool:
+    return not isinstance(value, Fraction) or value.denominator == 1
+
+
+def _size(value: object) -> tuple[int, object]:
+    if isinstance(value, Fraction | int) and not isinstance(value, bool):
+        return (0, abs(value))
+    return (1, 0)
+
+
+def _text(statute: ast.Statute, name: str, value: object) -> object:
+    shown = scenario_text(statute, {name: value})[name]
+    return shown.isoformat() if isinstance(shown, datetime.date) else shown
 
 
 def _broken(single: Single, evaluation: Evaluation) -> bool:
