@@ -427,6 +427,7 @@ class Search:
         input in declaration order at its default, else the smallest round value, else the
         smallest value tried, that still breaks the check (`reproduces`, the evaluator); a
         pair's raised input is left as found. The same on every run."""
+        # The values are tried in order of size, up to the current value.
         scenarios = [dict(s) for s in found.scenarios]
         readings = dict(found.readings)
 
@@ -441,7 +442,8 @@ class Search:
             default = self.readings[rid]
             if option != default and attempt(scenarios, {**readings, rid: default}):
                 readings[rid] = default
-        for name in self.values:
+        # Twice: an input bounded by a later one (at most new_jobs) drops once that one has.
+        for name in [*self.values, *self.values]:
             if name == raised or name not in scenarios[0]:
                 continue
             declared = self.statute.inputs[name]
@@ -453,12 +455,12 @@ class Search:
             candidates: list[object] = []
             if declared.default is not None:
                 candidates.append(default_value(declared))
-            tried = self.round[name] + self.values[name]
-            # Whole numbers first (whole dollars), the smallest first.
-            candidates += (
-                sorted((v for v in tried if _whole(v)), key=_size)[:CANDIDATES]
-                + sorted(tried, key=_size)[:CANDIDATES]
-            )
+            tried = sorted(set(self.round[name] + self.values[name]), key=_size)
+            # Whole numbers first (whole dollars), the smallest first, below the current value.
+            current = validate(self.statute, scenarios[0])[name]
+            candidates += [v for v in tried if _whole(v)][: CANDIDATES * 4]
+            candidates += tried[:CANDIDATES]
+            candidates = [v for v in candidates if _rank(v) < _rank(current)]
             for value in candidates:
                 text = _text(self.statute, name, value)
                 if all(s.get(name) == text for s in scenarios):
@@ -479,6 +481,11 @@ def _size(value: object) -> tuple[int, object]:
     if isinstance(value, Fraction | int) and not isinstance(value, bool):
         return (0, abs(value))
     return (1, 0)
+
+
+def _rank(value: object) -> tuple[bool, tuple[int, object]]:
+    """How readable a value is: a whole number before a fraction, then the smaller."""
+    return (not _whole(value), _size(value))
 
 
 def _text(statute: ast.Statute, name: str, value: object) -> object:
