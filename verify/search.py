@@ -447,7 +447,7 @@ class Search:
             if name == raised or name not in scenarios[0]:
                 continue
             declared = self.statute.inputs[name]
-            if not declared.required:  # left out: its default, or no value
+            if declared.optional and declared.default is None:  # left out: no value
                 left_out = [{k: v for k, v in s.items() if k != name} for s in scenarios]
                 if attempt(left_out, readings):
                     scenarios = left_out
