@@ -460,7 +460,12 @@ class Search:
             current = validate(self.statute, scenarios[0])[name]
             candidates += [v for v in tried if _whole(v)][: CANDIDATES * 4]
             candidates += tried[:CANDIDATES]
-            candidates = [v for v in candidates if _rank(v) < _rank(current)]
+            if declared.type.kind in ("bool", "enum", "date"):
+                # Its default, else its values in order (false first), before the current one.
+                order = list(dict.fromkeys([*candidates[:1], *self.values[name]]))
+                candidates = order[: order.index(current)] if current in order else order
+            else:
+                candidates = [v for v in candidates if _rank(v) < _rank(current)]
             for value in candidates:
                 text = _text(self.statute, name, value)
                 if all(s.get(name) == text for s in scenarios):
