@@ -577,8 +577,8 @@ def check(encoding: str | None, official: str | None, quiet: bool, strict: bool)
 @output_format("text", "json", what="the report")
 @click.option("--junit", type=click.Path(dir_okay=False), help="Also write JUnit XML here.")
 @click.option("--sarif", type=click.Path(dir_okay=False), help="Also write SARIF 2.1.0 here.")
-@z3_timeout(10.0, what="each Z3 call")
-@z3_budget(120.0, what="the whole run")
+@z3_timeout(5.0, what="each Z3 call")
+@z3_budget(30.0, what="the whole run")
 @click.option("--allow-unknown", is_flag=True, help="Do not fail on UNKNOWN (Z3 timeouts).")
 @click.option(
     "--counterexamples",
@@ -605,7 +605,19 @@ def verify(
     """
     from .verify.report import render_text, run, to_json, to_junit, to_sarif
 
-    statute = _statute(encoding).ast
+    try:
+        statute = _statute(encoding).ast
+    except EncodingError as error:
+        # CI reads the report it asked for even when nothing could be proved.
+        from .api import encoding_path
+        from .verify.report import unusable_json, unusable_sarif
+
+        where = str(encoding_path(encoding))
+        if sarif:
+            _write_text(Path(sarif), json.dumps(unusable_sarif(where, error), indent=2))
+        if output_format == "json":
+            click.echo(json.dumps(unusable_json(where, error), indent=2, ensure_ascii=False))
+        raise
     report = run(statute, timeout, budget, allow_unknown)
     written = []
     if counterexamples:

@@ -82,6 +82,7 @@ def test_the_issue_invariants_are_all_there(bundled: dict) -> None:
 
 def test_report_formats(bundled: dict) -> None:
     first = bundled["report"]["checks"][0]
+    assert bundled["report"]["usable"] is True  # an unusable encoding says false (its errors)
     assert {"name", "citation", "status", "seconds"} <= set(first)
     assert first["citation"].startswith("N.J.S.A. 34:1B-343(")
     suite = bundled["junit"]

@@ -38,6 +38,7 @@ from lextrace.dsl.values import Value, dollars
 from .model import Model, Term, decimal_constraints, in_whole_cents, scenario_text
 from .monotone import MonotoneProver
 from .replay import judge_evaluates, judge_expr, judge_monotone, judge_value
+from .search import Found, Probe, Search
 from .solve import decide
 from .witness import minimise
 
@@ -45,6 +46,12 @@ PROVED, VIOLATED, UNKNOWN, VACUOUS, ERROR = "PROVED", "VIOLATED", "UNKNOWN", "VA
 # Proved for lists of at most the model's bound (verify/model.py, LIST_BOUND) only: not PROVED.
 BOUNDED = "BOUNDED"
 FAILING = {VIOLATED, UNKNOWN, VACUOUS, ERROR}
+# The kind of obligation a missing value is (verify/model.py): decided before the others.
+MISSING = "missing value"
+# How many inputs a message on a hard check names.
+HARD_NAMES = 6
+# The most cases a check is split into when Z3 cannot decide it whole.
+SPLIT_CASES = 32
 
 
 @dataclass
@@ -78,6 +85,12 @@ class Check:
     # A claim built only when the check is proved. Z3's heuristics depend on the terms alive
     # in its context: a claim built early, kept alive, can turn another proof into a timeout.
     build: Callable[[], Term] | None = None
+    # What the search before Z3 judges on concrete scenarios (verify/search.py).
+    probe: Probe | None = None
+    # Why the check is refused without a proof (a property that could only pass vacuously).
+    refused: str | None = None
+    # A well-definedness check (a missing value, a division by zero): its kind and violation.
+    obligation: tuple[str, Term] | None = None
 
 
 @dataclass
@@ -108,6 +121,18 @@ class Verifier:
         self.second_copies: dict[str, Model] = {}
         self.program = compiled(statute)
         self.monotone = MonotoneProver(self.first, self.second, self.timeout_ms)
+        # When set, Z3 decides each check case by case, each case within this many ms.
+        self.split_ms: int | None = None
+        self.split_note = ""
+        # False: a monotone check not proved compositionally is left undecided, not put to
+        # Z3 whole (two copies of the rules: the costliest formula there is).
+        self.whole_pairs = True
+        # Whether each check rests on a list, by id (the check kept alive with its answer).
+        self._on_lists: dict[int, tuple[Check, bool]] = {}
+        self._searcher: Search | None = None
+        # The violations of the well-definedness checks found VIOLATED: every other check is
+        # decided where the encoding is defined, so that one missing value is one failure.
+        self.undefined: list[tuple[str, Term]] = []
         for name in statute.result_names:
             self.first.term(name)
 
@@ -153,6 +178,7 @@ class Verifier:
                     lemma=invariant.name
                     if not invariant.params and invariant.from_words is None
                     else None,
+                    probe=Probe(single=self._holds_not(invariant.expr, invariant.params, values)),
                     replay={"name": invariant.name, "args": _args(invariant.params, values)},
                 )
 
@@ -173,6 +199,20 @@ class Verifier:
             results = [name for name, _ in monotone.results]
             for input_name, _ in monotone.inputs:
                 declared = self.statute.inputs[input_name]
+                depends = self.monotone.depends(input_name)
+                if not any((r, ()) in depends for r in results):
+                    yield Check(
+                        name=f"{monotone.name}[{input_name}]",
+                        kind="monotone",
+                        description=f"{monotone.description} (raising {input_name})",
+                        clause=monotone.clause,
+                        span=monotone.span,
+                        claim=z3.BoolVal(True),
+                        refused=f"none of {', '.join(results)} is computed from "
+                        f"{input_name}: no rule reads it, so the property says nothing",
+                        replay={"name": monotone.name, "input": input_name},
+                    )
+                    continue
                 second = self.second(input_name)
                 before, after = first.inputs[input_name], second.inputs[input_name]
                 rises = (
@@ -196,6 +236,7 @@ class Verifier:
                     confirm=self._confirm_monotone(input_name, results),
                     second=second,
                     compositional=(input_name, results),
+                    probe=Probe(input=input_name, results=tuple(results)),
                     replay={"name": monotone.name, "input": input_name},
                 )
 
@@ -230,6 +271,11 @@ class Verifier:
                         span=definition.span,
                         claim=z3.Or(*[c for _, c in conditions]),
                         confirm=self._confirm_evaluates(),
+                        probe=Probe(
+                            single=self._none_holds(
+                                [c.condition for c in definition.cases], definition.params, values
+                            )
+                        ),
                     )
                 if definition.order == "exclusive":
                     for (case_a, a), (case_b, b) in _pairs(conditions):
@@ -244,6 +290,11 @@ class Verifier:
                             span=case_b.span,
                             claim=z3.Not(z3.And(a, b)),
                             confirm=self._confirm_evaluates(),
+                            probe=Probe(
+                                single=self._both_hold(
+                                    case_a.condition, case_b.condition, definition.params, values
+                                )
+                            ),
                         )
                 earlier: list[Term] = []
                 clauses = [case.clause.short_citation for case, _ in conditions]
@@ -295,6 +346,11 @@ class Verifier:
                         span=second.span,
                         claim=z3.Not(z3.And(a, b)),
                         confirm=self._confirm_evaluates(),
+                        probe=Probe(
+                            single=self._both_hold(
+                                first.condition, second.condition, definition.params, values
+                            )
+                        ),
                     )
                 yield Check(
                     name=f"general rule reachable: {definition.name}{suffix}",
@@ -346,6 +402,7 @@ class Verifier:
                     span=bonus.span,
                     claim=z3.And(term >= 0, term <= z3.RealVal(str(highest))),
                     confirm=self._confirm_value(bonus.name, values, Fraction(0), highest),
+                    probe=Probe(single=self._outside(bonus.name, values, Fraction(0), highest)),
                     replay={
                         "name": bonus.name,
                         "args": _args(bonus.params, values),
@@ -373,6 +430,7 @@ class Verifier:
                     claim=z3.BoolVal(True),
                     build=lambda name=definition.name, values=values: model.term(name, values) >= 0,
                     confirm=self._confirm_value(definition.name, values, Fraction(0), None),
+                    probe=Probe(single=self._outside(definition.name, values, Fraction(0), None)),
                     replay={"name": definition.name, "args": _args(definition.params, values)}
                     | {"low": "0"},
                 )
@@ -388,7 +446,94 @@ class Verifier:
                 span=obligation.span,
                 claim=z3.Not(obligation.violation),
                 confirm=self._confirm_evaluates(),
+                obligation=(obligation.kind, obligation.violation),
             )
+
+    # ---- judging concrete evaluations (the search before Z3) --------------------------------
+    def _holds_not(
+        self, expr: ast.Expr, params: tuple[ast.Param, ...], values: tuple[Value, ...]
+    ) -> Callable[[Evaluation], bool]:
+        compiled_expr = self.program.expr(expr)
+        bound = _args(params, values)
+        return lambda evaluation: not compiled_expr(evaluation, dict(bound))
+
+    def _none_holds(
+        self,
+        conditions: list[ast.Expr | None],
+        params: tuple[ast.Param, ...],
+        values: tuple[Value, ...],
+    ) -> Callable[[Evaluation], bool]:
+        compiled_ = [self.program.condition(c) for c in conditions if c is not None]
+        bound = _args(params, values)
+        return lambda evaluation: not any(c(evaluation, dict(bound)) for c in compiled_)
+
+    def _both_hold(
+        self,
+        first: ast.Expr | None,
+        second: ast.Expr | None,
+        params: tuple[ast.Param, ...],
+        values: tuple[Value, ...],
+    ) -> Callable[[Evaluation], bool]:
+        if first is None or second is None:
+            return lambda evaluation: False
+        one, other = self.program.condition(first), self.program.condition(second)
+        bound = _args(params, values)
+        return lambda evaluation: bool(
+            one(evaluation, dict(bound)) and other(evaluation, dict(bound))
+        )
+
+    def _outside(
+        self, name: str, args: tuple[Value, ...], low: Fraction, high: Fraction | None
+    ) -> Callable[[Evaluation], bool]:
+        def outside(evaluation: Evaluation) -> bool:
+            value = evaluation.get(name, args)
+            return bool(value < low or (high is not None and value > high))  # type: ignore[operator]
+
+        return outside
+
+    def search(
+        self, checks: list[Check], limit: int, deadline: float | None = None
+    ) -> dict[str, Found]:
+        """Returns the counterexamples the search before Z3 finds among its first `limit`
+        scenarios (those tried by `deadline`, a time.perf_counter() value), by check name."""
+        probes = {c.name: c.probe for c in checks if c.probe is not None}
+        if self._searcher is None:
+            self._searcher = Search(self.statute, self.program)
+        return self._searcher.run(probes, limit, deadline)  # type: ignore[arg-type]
+
+    def searched(self, check: Check, found: Found) -> Outcome | None:
+        """Returns the VIOLATED outcome of a counterexample the search found, once the
+        check's own judge (the evaluator) confirms it; None when it does not."""
+        started = time.perf_counter()
+        if check.confirm is None:
+            return None
+        try:
+            confirmation = check.confirm(found.inputs, found.readings)
+        except EvaluationError:
+            return None
+        if not confirmation.reproduced:
+            return None
+        assert self._searcher is not None
+        raised = check.compositional[0] if check.compositional is not None else None
+        found = self._searcher.simpler(
+            found, raised, lambda inputs, chosen: check.confirm(inputs, chosen).reproduced
+        )
+        confirmation = check.confirm(found.inputs, found.readings)
+        readings = {
+            rid: option
+            for rid, option in found.readings.items()
+            if option != self.statute.readings[rid].default.name
+        }
+        outcome = Outcome(
+            check,
+            VIOLATED,
+            time.perf_counter() - started,
+            [dict(s) for s in found.scenarios],
+            readings,
+            detail=f"{confirmation.detail} (found by the search before Z3, scenario {found.tried})",
+        )
+        outcome.extra["found_by"] = "search"
+        return outcome
 
     # ---- confirming counterexamples with the evaluator ------------------------------------
     def _run(self, inputs: dict[str, Value], readings: dict[str, str]) -> Evaluation:
@@ -470,6 +615,12 @@ class Verifier:
         inputs or readings (then the bound may narrow what the others can be)."""
         if not self.statute.list_inputs:
             return False
+        key = id(check)
+        if key not in self._on_lists:
+            self._on_lists[key] = (check, self._walk_lists(check))
+        return self._on_lists[key][1]
+
+    def _walk_lists(self, check: Check) -> bool:
         models = [self.first] if check.second is None else [self.first, check.second]
         # A list's own terms: its length, whether it is given, its elements' fields.
         listed = {
@@ -510,7 +661,78 @@ class Verifier:
         if not self._rests_on_lists(check):
             models = [self.first] if check.second is None else [self.first, check.second]
             constraints += [z3.Not(c) for model in models for c in model.derivation_conditions()]
-        return decide([*constraints, *facts], self.timeout_ms)
+        constraints += [
+            z3.Not(violation)
+            for kind, violation in self.undefined
+            if check.obligation is None or (kind == MISSING and check.obligation[0] != MISSING)
+        ]
+        if self.split_ms is None:
+            return decide([*constraints, *facts], self.timeout_ms)
+        return self._split(check, [*constraints, *facts])
+
+    def _split(self, check: Check, facts: list[Term]) -> tuple[Any, z3.Solver]:
+        """Returns Z3's answer decided case by case: one case per combination of the values
+        of the enum and bool inputs and the readings the facts read (at most SPLIT_CASES),
+        all within `split_ms`; unsat only when every case is unsat, sat as soon as one is.
+
+        Most cases are decided in milliseconds: each is first given an even share of the
+        time, then the undecided ones share what is left."""
+        cases = self._cases(facts) or [[]]
+        deadline = time.perf_counter() + (self.split_ms or 1) / 1000
+        last: z3.Solver | None = None
+        pending = list(range(len(cases)))
+        for _ in range(2):
+            undecided = []
+            for number, index in enumerate(pending):
+                share = (deadline - time.perf_counter()) * 1000 / (len(pending) - number)
+                if share < 1:
+                    undecided.append(index)
+                    continue
+                answer, solver = decide([*facts, *cases[index]], int(share))
+                last = solver
+                if answer == z3.sat:
+                    return answer, solver
+                if answer == z3.unknown:
+                    undecided.append(index)
+            pending = undecided
+            if not pending:
+                break
+        if last is None:
+            last = z3.Solver()
+        if pending:
+            self.split_note = f"{len(pending)} of {len(cases)} cases undecided"
+            return z3.unknown, last
+        return z3.unsat, last
+
+    def _cases(self, facts: list[Term]) -> list[list[Term]]:
+        """Returns the cases to split `facts` into: the enum inputs and readings they read
+        first (each member a case), then their bool inputs, as long as the cases number at
+        most SPLIT_CASES."""
+        symbols = _symbols(facts)
+        splits: list[list[Term]] = []
+        enums = [
+            (len(d.type.members), self.first.inputs[d.name])
+            for d in self.statute.inputs.values()
+            if d.type.kind == "enum" and d.name in self.first.inputs
+        ] + [
+            (len(self.statute.readings[rid].options), variable)
+            for rid, variable in self.first.readings.items()
+        ]
+        bools = [
+            self.first.inputs[d.name]
+            for d in self.statute.inputs.values()
+            if d.type.kind == "bool" and d.name in self.first.inputs
+        ]
+        count = 1
+        for size, variable in enums:
+            if variable.get_id() in symbols and count * size <= SPLIT_CASES:
+                splits.append([variable == k for k in range(size)])
+                count *= size
+        for variable in bools:
+            if variable.get_id() in symbols and count * 2 <= SPLIT_CASES:
+                splits.append([variable, z3.Not(variable)])
+                count *= 2
+        return [list(case) for case in product(*splits)] if splits else []
 
     def _confirms(
         self, check: Check, validate: Callable[[dict[str, object]], dict[str, Value]]
@@ -534,6 +756,8 @@ class Verifier:
     ) -> Outcome:
         """Returns the outcome of one check; `validate` turns a scenario into exact inputs."""
         started = time.perf_counter()
+        if check.refused is not None:
+            return Outcome(check, VACUOUS, 0.0, detail=check.refused)
         if check.build is not None:
             check.claim, check.build = check.build(), None
         if check.premise is not None:
@@ -558,7 +782,12 @@ class Verifier:
             return self._proved(check, started, "from what is proved of the definitions it uses")
         if check.compositional is not None:
             input_name, results = check.compositional
-            proof = self.monotone.prove(input_name, results)
+            # The local steps share one timeout; the whole formula below has its own.
+            self.monotone.deadline = time.perf_counter() + self.timeout_ms / 1000
+            try:
+                proof = self.monotone.prove(input_name, results)
+            finally:
+                self.monotone.deadline = None
             if all(proof.directions.get((r, ())) == "up" for r in results):
                 return Outcome(
                     check,
@@ -567,14 +796,27 @@ class Verifier:
                     detail=f"{proof.steps} local steps, {proof.cached} shared with other inputs",
                 )
             undecided = ", ".join(step_label(k, None) + str(k[1] or "") for k in proof.undecided)
+            if not self.whole_pairs:
+                return Outcome(
+                    check,
+                    UNKNOWN,
+                    time.perf_counter() - started,
+                    detail=f"local steps not decided: {undecided or 'none'}",
+                )
         # Not proved compositionally: the whole formula decides, with a counterexample if any.
         answer, solver = self._decide(check, z3.Not(check.claim))
         if answer == z3.unsat:
             return self._proved(check, started, "")
         if answer == z3.unknown:
-            detail = solver.reason_unknown()
+            detail = solver.reason_unknown() or "undecided"
             if check.compositional is not None:
                 detail += f"; local steps not decided: {undecided or 'none'}"
+            if self.split_note:
+                detail += f"; split by cases: {self.split_note}"
+                self.split_note = ""
+            hard = hardness([check.claim, *([check.premise] if check.premise is not None else [])])
+            if hard:
+                detail += f"; {hard}"
             return Outcome(check, UNKNOWN, time.perf_counter() - started, detail=detail)
         model = solver.model()
         copies = [self.first] if check.second is None else [self.first, check.second]
@@ -665,6 +907,64 @@ class Verifier:
         )
         outcome.extra["witness"] = shown
         return outcome
+
+
+def hardness(terms: list[Term]) -> str:
+    """Returns what makes the terms hard for Z3, for a message: the nonlinear operations
+    (a product or quotient of two unknowns, a floor of one) and the inputs inside them."""
+    kinds: dict[str, int] = {}
+    inputs: set[str] = set()
+    seen: set[int] = set()
+    stack = list(terms)
+    while stack:
+        term = stack.pop()
+        if term.get_id() in seen:
+            continue
+        seen.add(term.get_id())
+        kind = term.decl().kind() if z3.is_app(term) else None
+        label = None
+        if (
+            kind == z3.Z3_OP_MUL
+            and sum(not z3.is_rational_value(a) and not z3.is_int_value(a) for a in term.children())
+            > 1
+        ):
+            label = "product"
+        elif kind in (z3.Z3_OP_DIV, z3.Z3_OP_IDIV) and not (
+            z3.is_rational_value(term.arg(1)) or z3.is_int_value(term.arg(1))
+        ):
+            label = "division"
+        elif kind == z3.Z3_OP_TO_INT:
+            label = "floor"
+        if label is not None:
+            kinds[label] = kinds.get(label, 0) + 1
+            for child in term.children():
+                for name in _input_names(child):
+                    inputs.add(name)
+        stack.extend(term.children())
+    if not kinds:
+        return ""
+    plural = {"product": "products", "division": "divisions", "floor": "floors"}
+    shown = ", ".join(f"{n} {plural[k] if n > 1 else k}" for k, n in sorted(kinds.items()))
+    named = sorted(n for n in inputs if "__" not in n and not n.startswith("reading_"))
+    more = f" and {len(named) - HARD_NAMES} more" if len(named) > HARD_NAMES else ""
+    over = f" of unknowns, over {', '.join(named[:HARD_NAMES])}{more}" if named else ""
+    return f"nonlinear arithmetic: {shown}{over}"
+
+
+def _input_names(term: Term) -> set[str]:
+    """Returns the names of the uninterpreted constants in a term (inputs, readings)."""
+    found: set[str] = set()
+    seen: set[int] = set()
+    stack = [term]
+    while stack:
+        node = stack.pop()
+        if node.get_id() in seen:
+            continue
+        seen.add(node.get_id())
+        if z3.is_const(node) and node.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            found.add(node.decl().name())
+        stack.extend(node.children())
+    return found
 
 
 def _symbols(terms: list[Term]) -> set[int]:

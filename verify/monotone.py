@@ -12,6 +12,7 @@ another input) are decided once.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -49,12 +50,20 @@ class MonotoneProver:
         # Keyed by AST ids; the facts are kept alive with the answer so that no id is reused.
         self.cache: dict[tuple[int, ...], tuple[list[Term], bool]] = {}
         self.facts: dict[tuple[str, Key], bool] = {}
+        # When set (a time.perf_counter() value), no Z3 call is made past it.
+        self.deadline: float | None = None
 
     def _unsat(self, facts: list[Term], quick: bool = False) -> bool:
         key = tuple(sorted(f.get_id() for f in facts))
         if key in self.cache:
             return self.cache[key][1]
-        answer, _ = decide(facts, min(self.timeout_ms, QUICK_MS) if quick else self.timeout_ms)
+        limit = min(self.timeout_ms, QUICK_MS) if quick else self.timeout_ms
+        if self.deadline is not None:
+            left = int((self.deadline - time.perf_counter()) * 1000)
+            if left <= 0:
+                return False  # the check's time is spent: not proved, and not cached
+            limit = min(limit, left)
+        answer, _ = decide(facts, limit)
         if answer != z3.unknown:
             self.cache[key] = (facts, answer == z3.unsat)
             return answer == z3.unsat

@@ -142,6 +142,19 @@ def judge_monotone(
     before = evaluate(program, scenarios[0], selected)
     after = evaluate(program, scenarios[1], selected)
     declared = statute.inputs[input_name]
+    old_input, new_input = scenarios[0][input_name], scenarios[1][input_name]
+    derived = type(old_input) is Derived or type(new_input) is Derived
+    if derived:  # a value a rule derives: the raise is the rule's to show
+        old_input, new_input = None, None
+    elif declared.type.kind == "enum":  # raised in the order of its members, as Z3 has it
+        members = declared.type.members
+        old_input, new_input = members.index(old_input), members.index(new_input)  # type: ignore[arg-type]
+    if not derived and not (
+        (old_input is False and new_input is True)
+        if declared.type.kind == "bool"
+        else old_input is not None and new_input is not None and new_input > old_input  # type: ignore[operator]
+    ):
+        return Judgement(False, f"the pair does not raise {input_name}", [])
     terms = [
         (
             input_name,

@@ -1,8 +1,9 @@
 """Run every check of a statute and report: text, JSON, JUnit XML and SARIF 2.1.0.
 
 A report fails when any check is VIOLATED, VACUOUS or ERROR, or UNKNOWN unless unknowns are
-allowed. Every Z3 call has a timeout, and the whole run a budget: checks left when the budget
-is spent end UNKNOWN.
+allowed. Every Z3 call has a timeout, and the whole run a budget: a concrete search first, a
+short Z3 call per check, then the undecided checks searched further and split by cases; checks
+left when the budget is spent end UNKNOWN, saying what made them hard.
 """
 
 from __future__ import annotations
@@ -14,9 +15,30 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from lextrace.dsl import ast
+from lextrace.dsl.errors import EncodingError
 from lextrace.dsl.scenario import validate
 
-from .checks import BOUNDED, PROVED, UNKNOWN, Outcome, Verifier
+from .checks import (
+    BOUNDED,
+    MISSING,
+    PROVED,
+    UNKNOWN,
+    VIOLATED,
+    Check,
+    Outcome,
+    Verifier,
+    hardness,
+)
+from .search import MAX_SCENARIOS, QUICK_SCENARIOS
+
+# The rounds of Z3 calls over the checks still undecided: seconds per call (at most the
+# timeout), and whether checks are split by cases. Most checks are decided in milliseconds; a
+# hard one waits for the later rounds, after the others.
+TIERS = ((0.5, False), (3.0, False), (float("inf"), True))
+# How many timeouts the cases of one split check share in all.
+SPLIT_TIMEOUTS = 3
+# The order in which the kinds of check are first tried: cheapest first.
+COST = {"well-formed": 0, "bound": 1, "invariant": 2, "monotone": 3}
 
 
 @dataclass
@@ -52,31 +74,90 @@ class Report:
 
 def run(
     statute: ast.Statute,
-    timeout_seconds: float = 10.0,
-    budget_seconds: float = 120.0,
+    timeout_seconds: float = 5.0,
+    budget_seconds: float = 20.0,
     allow_unknown: bool = False,
 ) -> Report:
-    """Returns the report of proving every check of `statute` (each within `timeout_seconds`,
-    all within `budget_seconds`)."""
+    """Returns the report of every check of `statute`, all within `budget_seconds`.
+
+    First a short search of concrete scenarios (verify/search.py) on every check; then Z3 in
+    rounds over the checks still undecided, each round with longer calls (TIERS, at most
+    `timeout_seconds` each): the cheap kinds first in each round, the whole search before the
+    last round, and, in the last, each check split by cases (verify/checks.py,
+    Verifier._split). A check the budget leaves undecided ends UNKNOWN, saying what made it
+    hard."""
     started = time.perf_counter()
+    deadline = started + budget_seconds
+    validator = lambda s: validate(statute, s)  # noqa: E731
     verifier = Verifier(statute, timeout_seconds)
-    outcomes: list[Outcome] = []
-    for check in verifier.checks():
-        spent = time.perf_counter() - started
-        if spent > budget_seconds:
-            outcomes.append(
-                Outcome(
-                    check,
-                    UNKNOWN,
-                    0.0,
-                    detail=f"not run: the budget of {budget_seconds:g} s is spent",
-                )
+    checks = verifier.checks()
+    by_name: dict[str, Outcome] = {}
+    # The well-definedness checks come first, a missing value before a division by zero: one
+    # found VIOLATED is assumed away from the others (Verifier.undefined); then the cheap
+    # kinds before the costly.
+    undecided = sorted(checks, key=_cost)
+    found = verifier.search(undecided, QUICK_SCENARIOS)
+    for tier, (seconds, split) in enumerate(TIERS):
+        if tier == len(TIERS) - 1 and undecided:
+            found |= verifier.search(undecided, MAX_SCENARIOS, deadline)
+        left_over: list[Check] = []
+        for check in undecided:
+            if check.name in found:
+                searched = verifier.searched(check, found[check.name])
+                if searched is not None:
+                    by_name[check.name] = searched
+                    continue
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                left_over.append(check)
+                continue
+            call = min(timeout_seconds, seconds, left)
+            verifier.timeout_ms = max(1, int(call * 1000))
+            verifier.monotone.timeout_ms = verifier.timeout_ms
+            verifier.whole_pairs = split
+            verifier.split_ms = (
+                max(1, int(min(timeout_seconds * SPLIT_TIMEOUTS, left) * 1000)) if split else None
             )
-            continue
-        verifier.timeout_ms = max(1, int(min(timeout_seconds, budget_seconds - spent) * 1000))
-        verifier.monotone.timeout_ms = verifier.timeout_ms
-        outcomes.append(verifier.prove(check, lambda s: validate(statute, s)))
+            outcome = verifier.prove(check, validator)
+            verifier.split_ms = None
+            previous = by_name.get(check.name)
+            if previous is not None:
+                outcome.seconds += previous.seconds
+            by_name[check.name] = outcome
+            if outcome.status == UNKNOWN:
+                left_over.append(check)
+            elif outcome.status == VIOLATED and check.obligation is not None:
+                verifier.undefined.append(check.obligation)
+        undecided = left_over
+    for check in undecided:
+        previous = by_name.get(check.name)
+        if previous is not None and time.perf_counter() <= deadline:
+            continue  # decided as far as it can be: its own message says why not
+        hard = _hardness(check)
+        said = previous.detail if previous else ""
+        by_name[check.name] = Outcome(
+            check,
+            UNKNOWN,
+            previous.seconds if previous else 0.0,
+            detail=(said + "; " if said else "")
+            + f"not decided within the budget of {budget_seconds:g} s"
+            + (f"; {hard}" if hard and hard not in said else ""),
+        )
+    outcomes = [by_name[c.name] for c in checks]
     return Report(statute, outcomes, time.perf_counter() - started, allow_unknown)
+
+
+def _hardness(check: Check) -> str:
+    """Returns what makes a check hard for Z3 (its nonlinear terms), for its message."""
+    return hardness([t for t in (check.claim, check.premise) if t is not None])
+
+
+def _cost(check: Check) -> tuple[int, int]:
+    """Returns the rank of a check in the first pass: the well-definedness checks (missing
+    values first), then the cheap kinds before the costly."""
+    if check.obligation is not None:
+        return (0, 0 if check.obligation[0] == MISSING else 1)
+    return (1, COST.get(check.kind, len(COST)))
 
 
 def _line(outcome: Outcome) -> str:
@@ -153,6 +234,7 @@ def to_json(report: Report) -> dict[str, object]:
     return {
         "statute": report.statute.name,
         "encoding": report.statute.path,
+        "usable": True,
         "ok": report.ok,
         "seconds": round(report.seconds, 6),
         "counts": report.counts(),
@@ -262,6 +344,80 @@ def to_sarif(report: Report) -> dict[str, object]:
                     }
                 },
                 "results": results,
+            }
+        ],
+    }
+
+
+def _diagnostics(error: EncodingError) -> list[dict[str, object]]:
+    return [
+        {
+            "file": d.path,
+            "line": d.line,
+            "column": d.column,
+            "severity": d.severity,
+            "message": d.message,
+            **({"clause": d.clause} if d.clause else {}),
+            **({"hint": d.hint} if d.hint else {}),
+        }
+        for d in error.diagnostics
+    ]
+
+
+def unusable_json(encoding: str, error: EncodingError) -> dict[str, object]:
+    """Returns the JSON report of an encoding that cannot be verified (it does not parse or
+    check): no checks, every diagnostic located by file, line and column."""
+    return {
+        "statute": None,
+        "encoding": encoding,
+        "usable": False,
+        "ok": False,
+        "errors": _diagnostics(error),
+        "counts": {},
+        "checks": [],
+    }
+
+
+def unusable_sarif(encoding: str, error: EncodingError) -> dict[str, object]:
+    """Returns the SARIF 2.1.0 log of an encoding that cannot be verified: one result per
+    diagnostic, at its line and column."""
+    results = [
+        {
+            "ruleId": "unusable-encoding",
+            "level": "error" if d.severity == "error" else "warning",
+            "message": {"text": d.message + (f" (hint: {d.hint})" if d.hint else "")},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": Path(d.path).as_posix()},
+                        "region": {"startLine": max(1, d.line), "startColumn": max(1, d.column)},
+                    }
+                }
+            ],
+        }
+        for d in error.diagnostics
+    ]
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "lextrace",
+                        "informationUri": "https://pypi.org/project/lextrace/",
+                        "rules": [
+                            {
+                                "id": "unusable-encoding",
+                                "shortDescription": {
+                                    "text": "the encoding does not parse or check: nothing proved"
+                                },
+                            }
+                        ],
+                    }
+                },
+                "results": results,
+                "invocations": [{"executionSuccessful": False}],
             }
         ],
     }

@@ -1,0 +1,241 @@
+"""`lextrace verify` answers on a mistaken encoding: the search before Z3 breaks what a plain
+scenario breaks, the evaluator confirms each counterexample, one missing value is one failure,
+a property over an input no rule reads is refused, and an unusable encoding still gets JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import lextrace_command, write_variant
+
+from lextrace import load_statute
+from lextrace.dsl.evaluator import evaluate
+from lextrace.dsl.scenario import validate
+from lextrace.verify.checks import PROVED, UNKNOWN, VACUOUS, VIOLATED, Verifier
+from lextrace.verify.replay import judge_monotone
+from lextrace.verify.report import run
+from lextrace.verify.search import QUICK_SCENARIOS, Search, stated_numbers, values_of
+
+lextrace = lextrace_command
+
+# Mistakes an encoder makes, one per encoding: (old, new, the check it must break).
+MISTAKES = {
+    # A comparator: at exactly 30 percent below the reference the credit is still given.
+    "comparator": (
+        "salary_shortfall >= 30%",
+        "salary_shortfall > 30%",
+        "no_credit_30_percent_below",
+    ),
+    # A percentage used as a plain number: the bar can never be reached.
+    "percentage as a number": (
+        "salary_shortfall >= 30%",
+        "salary_shortfall >= 30",
+        "no_credit_30_percent_below",
+    ),
+    # A band's comparator: the last two bands of (c)(1)(c) overlap at 1,000 jobs.
+    "overlapping bands": (
+        "new_jobs > 1000;",
+        "new_jobs >= 1000;",
+        "exclusive: large_employer_bonus (c)(1)(c)(iv) / (c)(1)(c)(v)",
+    ),
+    # The maximum of (c)(1)(b) dropped: the bonus is a floor of a quotient of two unknowns,
+    # the nonlinear arithmetic Z3 struggles with.
+    "maximum dropped": (
+        "min($500 * investment_steps, investment_bonus_maximum)",
+        "$500 * investment_steps",
+        "bonus within its clause: investment_bonus",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory, encoding_source: str) -> dict:
+    """The report of every mistaken encoding, with its statute."""
+    found = {}
+    for label, (old, new, _) in MISTAKES.items():
+        folder = tmp_path_factory.mktemp("mistake")
+        statute = load_statute(write_variant(folder, encoding_source, old, new))
+        found[label] = (statute, run(statute.ast))
+    return found
+
+
+@pytest.mark.parametrize("label", list(MISTAKES))
+def test_each_mistake_ends_violated_with_a_counterexample_the_evaluator_confirms(
+    reports: dict, label: str
+) -> None:
+    statute, report = reports[label]
+    statuses = {o.check.name: o for o in report.outcomes}
+    assert [n for n, o in statuses.items() if o.status == UNKNOWN] == []
+    outcome = statuses[MISTAKES[label][2]]
+    assert outcome.status == VIOLATED, outcome.detail
+    assert outcome.counterexample
+    # The evaluator, on its own, finds the check broken at the counterexample.
+    verifier = Verifier(statute.ast)
+    check = next(c for c in verifier.checks() if c.name == outcome.check.name)
+    inputs = [validate(statute.ast, s) for s in outcome.counterexample]
+    assert check.confirm is not None
+    assert check.confirm(inputs, outcome.readings or {}).reproduced
+
+
+def test_the_search_not_z3_breaks_the_nonlinear_bonus(reports: dict) -> None:
+    statute, report = reports["maximum dropped"]
+    outcome = next(
+        o for o in report.outcomes if o.check.name == "bonus within its clause: investment_bonus"
+    )
+    assert outcome.extra.get("found_by") == "search"
+    (scenario,) = outcome.counterexample
+    value = evaluate(statute.program, validate(statute.ast, scenario), _defaults(statute))
+    assert value.get("investment_bonus") > 5000
+
+
+def test_the_first_pass_search_breaks_an_overlap_at_a_stated_boundary(reports: dict) -> None:
+    _, report = reports["overlapping bands"]
+    name = MISTAKES["overlapping bands"][2]
+    outcome = next(o for o in report.outcomes if o.check.name == name)
+    assert outcome.extra.get("found_by") == "search"
+    assert outcome.counterexample[0]["new_jobs"] == 1000
+
+
+def _defaults(statute) -> dict[str, str]:
+    return {rid: r.default.name for rid, r in statute.ast.readings.items()}
+
+
+def test_a_counterexample_found_by_the_search_replays_with_explain(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    old, new, _ = MISTAKES["overlapping bands"]
+    variant = write_variant(tmp_path, encoding_source, old, new)
+    out = tmp_path / "cx"
+    completed = lextrace(
+        "verify", "-e", str(variant), "--format", "json", "--counterexamples", str(out)
+    )
+    assert completed.returncode == 1
+    report = json.loads(completed.stdout)
+    assert [c["name"] for c in report["checks"] if c["status"] == UNKNOWN] == []
+    written = sorted(out.glob("*.json"))
+    assert written
+    explained = lextrace("explain", str(written[0]))
+    assert explained.returncode == 0, explained.stderr
+    assert "VIOLATED" in explained.stdout
+
+
+def test_stated_numbers_and_their_neighbours_are_tried(statute) -> None:
+    numbers, partners = stated_numbers(statute.ast)
+    assert 1000 in numbers["new_jobs"] and 251 in numbers["new_jobs"]
+    # A threshold on a ratio of two inputs is near both: the reference median's inputs.
+    assert "county_median_salary" in partners["project_median_salary"]
+    tried = values_of(statute.ast.inputs["new_jobs"], numbers["new_jobs"])
+    assert {250, 251, 252, 999, 1000, 1001} <= set(tried)
+    assert tried == sorted(tried)
+    assert values_of(statute.ast.inputs["green_building"], set()) == list(
+        statute.ast.inputs["green_building"].type.members
+    )
+
+
+def test_the_search_finds_nothing_on_the_bundled_statute(statute) -> None:
+    verifier = Verifier(statute.ast)
+    checks = verifier.checks()
+    assert verifier.search(checks, QUICK_SCENARIOS) == {}
+    search = Search(statute.ast, statute.program)
+    search.run({c.name: c.probe for c in checks if c.probe is not None}, 50)
+    assert search.tried == 50  # the scenarios built are valid ones
+
+
+def test_a_pair_that_does_not_raise_its_input_is_no_counterexample(statute) -> None:
+    base = {
+        "new_jobs": 300,
+        "retained_jobs": 0,
+        "project_median_salary": "60000",
+        "county_median_salary": "50000",
+        "lowest_full_time_hourly_wage": "20",
+        "state_minimum_wage": "15",
+    }
+    higher, lower = (validate(statute.ast, {**base, "new_jobs": n}) for n in (300, 10))
+    judged = judge_monotone(statute.program, "new_jobs", ["annual_credit"], [higher, lower], {})
+    assert not judged.violated
+    assert "does not raise" in judged.detail
+    judged = judge_monotone(statute.program, "new_jobs", ["annual_credit"], [lower, higher], {})
+    assert not judged.violated
+
+
+def test_one_missing_input_is_one_problem(tmp_path: Path, encoding_source: str) -> None:
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "input county_median_salary: money required above $0",
+        "input county_median_salary: money optional above $0",
+    )
+    report = run(load_statute(variant).ast)
+    failures = [o for o in report.failures if o.status != UNKNOWN]
+    assert [o.check.name for o in failures] == [
+        "missing value: N.J.S.A. 34:1B-343(e)(1) (line 503, column 29)"
+    ], [(o.check.name, o.detail) for o in failures]
+    assert "county_median_salary" in failures[0].detail
+    assert not any("division by zero" in o.check.name for o in report.failures)
+
+
+def test_a_monotone_property_over_an_input_no_rule_reads_is_refused(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    source = encoding_source.replace(
+        "input tax_year:",
+        'input site_visits: count = 0 "visits to the site, which no rule reads";\ninput tax_year:',
+        1,
+    )
+    variant = write_variant(
+        tmp_path,
+        source,
+        "      rise with lowest_full_time_hourly_wage;",
+        "      rise with lowest_full_time_hourly_wage, site_visits;",
+    )
+    report = run(load_statute(variant).ast)
+    outcomes = {o.check.name: o for o in report.outcomes}
+    refused = outcomes["higher_wages_never_lower[site_visits]"]
+    assert refused.status == VACUOUS
+    assert "site_visits" in refused.detail and "no rule reads it" in refused.detail
+    assert outcomes["higher_wages_never_lower[lowest_full_time_hourly_wage]"].status == PROVED
+    assert not report.ok
+
+
+def test_json_on_an_encoding_that_does_not_parse(tmp_path: Path, encoding_source: str) -> None:
+    variant = write_variant(
+        tmp_path, encoding_source, "rule salary_excess: number =", "rule salary_excess number ="
+    )
+    sarif = tmp_path / "proofs.sarif"
+    completed = lextrace("verify", "-e", str(variant), "--format", "json", "--sarif", str(sarif))
+    assert completed.returncode == 2
+    report = json.loads(completed.stdout)
+    assert report["usable"] is False and report["ok"] is False and report["checks"] == []
+    (error,) = report["errors"]
+    line = encoding_source.splitlines().index(
+        next(x for x in encoding_source.splitlines() if "rule salary_excess: number =" in x)
+    )
+    assert error["line"] == line + 1 and error["column"] > 1
+    assert error["file"] == str(variant)
+    results = json.loads(sarif.read_text(encoding="utf-8"))["runs"][0]["results"]
+    assert results[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == line + 1
+
+
+def test_json_on_an_encoding_that_does_not_check(tmp_path: Path, encoding_source: str) -> None:
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "input county_median_salary: money required above $0",
+        "input county_median_salary: money above $0",
+    )
+    completed = lextrace("verify", "-e", str(variant), "--format", "json")
+    assert completed.returncode == 2
+    report = json.loads(completed.stdout)
+    assert report["usable"] is False
+    assert any("county_median_salary" in e["message"] for e in report["errors"])
+
+
+def test_an_undecided_check_says_what_made_it_hard(statute) -> None:
+    report = run(statute.ast, timeout_seconds=0.001, budget_seconds=0.001)
+    hard = [
+        o for o in report.outcomes if o.status == UNKNOWN and "nonlinear arithmetic" in o.detail
+    ]
+    assert hard
+    assert any("floor" in o.detail for o in hard)
