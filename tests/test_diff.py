@@ -131,7 +131,7 @@ def test_amount_change_reports_the_changed_rule(amount_diff: diff_module.Diff) -
     assert set(rules) == {
         ("definition", "small_business_bonus"),
         ("invariant", "small_business_bonus_paid"),
-        ("invariant", "small_business_bonus_only_for_small_business"),
+        ("invariant", "small_business_bonus_only_if_small"),
     }
     rule = rules[("definition", "small_business_bonus")]
     assert rule.status == "changed"
@@ -208,7 +208,7 @@ def test_wording_change_flags_the_rule_and_proves_results_equal(
     assert [(r.name, r.status, r.words_changed) for r in found.rules] == [
         ("small_business_bonus", "review", ["(c)(1)(e)"]),
         ("small_business_bonus_paid", "review", ["(c)(1)(e)"]),
-        ("small_business_bonus_only_for_small_business", "review", ["(c)(1)(e)"]),
+        ("small_business_bonus_only_if_small", "review", ["(c)(1)(e)"]),
     ]
     assert all(r.status == "equal" for r in found.results), found.results
     text = render_text(found)

@@ -287,14 +287,18 @@ def test_verify_violates_an_overlapping_pair_with_a_counterexample_that_replays(
 
 
 def test_a_general_rule_no_scenario_reaches_is_not_proved(tmp_path: Path) -> None:
-    path = variant(tmp_path, "= low when appeal_pending", "= low when income >= $0")
+    path = variant(
+        tmp_path, "= low when appeal_pending", "= low when appeal_pending or income >= $0"
+    )
     statuses = {o.check.name: o.status for o in run(load(path), 30.0, 120.0).outcomes}
     assert statuses["general rule reachable: band"] == VACUOUS
     assert statuses["exception reachable: pending_appeal"] == PROVED
 
 
 def test_an_exception_a_higher_one_always_overrides_is_not_proved(tmp_path: Path) -> None:
-    path = variant(tmp_path, "priority 1 = $300 when veteran", "priority 1 = $300 when absent")
+    path = variant(
+        tmp_path, "priority 1 = $300 when veteran", "priority 1 = $300 when veteran and absent"
+    )
     statuses = {o.check.name: o.status for o in run(load(path), 30.0, 120.0).outcomes}
     assert statuses["exception reachable: veteran_rate(as_student=false)"] == VACUOUS
     assert ERROR not in statuses.values()

@@ -251,7 +251,7 @@ def test_a_limited_sample_is_seeded_and_spread_over_the_kinds(mutants: list[Muta
     assert select(mutants, None) == mutants
 
 
-def test_dropping_the_cap_of_the_gross_amount_is_killed_by_the_proofs(
+def test_dropping_the_cap_of_the_gross_amount_is_killed_by_the_checks(
     original: ast.Statute, mutants: list[Mutant]
 ) -> None:
     mutant = next(
@@ -262,14 +262,31 @@ def test_dropping_the_cap_of_the_gross_amount_is_killed_by_the_proofs(
         and m.edits[0].text.startswith("(base_amount")
     )
     result = run_job(_job(original, mutant))
+    # The cap of (d) and the allowance of (c)(1)(j) are then rules no result rests on.
+    assert result.status == "check"
+    assert any("gross_cap' is used by no result" in e for e in result.check_errors)
+
+
+def test_the_allowance_added_after_the_cap_is_killed_by_the_proofs(
+    original: ast.Statute, mutants: list[Mutant]
+) -> None:
+    mutant = _mutated(
+        original,
+        mutants,
+        "misplaced-amount",
+        "rule gross_amount",
+        "gross_cap) + cap_allowance(covered: covered))",
+    )
+    result = run_job(_job(original, mutant))
     assert result.status == "proof"
     assert result.check_errors == []
     assert result.proofs_alone is True
-    assert any(f.startswith("VIOLATED cap_b") for f in result.proof_failures)
     # What killed it: the first failing proof, with the counterexample that shows it.
     assert result.killer == result.proof_kills[0].name
     assert any(
-        k.name.startswith("cap_b") and k.status == "VIOLATED" and k.counterexample
+        k.name.startswith("gross_is_at_most_the_sum")
+        and k.status == "VIOLATED"
+        and k.counterexample
         for k in result.proof_kills
     )
 
@@ -417,8 +434,13 @@ def test_the_report_names_the_killing_checks_and_the_rate_without_tests_by_kind(
 def test_a_mutant_whose_proofs_end_unknown_is_neither_killed_nor_survived(
     original: ast.Statute, mutants: list[Mutant]
 ) -> None:
+    # The (g) limit applied also when equal to the total: no check can tell (it is equivalent).
     mutant = _mutated(
-        original, mutants, "boundary", "rule renewable_energy_bonus", "onsite_renewable_share > 50%"
+        original,
+        mutants,
+        "boundary",
+        "exception board_limit",
+        "board_approved_annual_limit <= annual_total_before_limit",
     )
     # A Z3 call of one millisecond decides few checks: the rest end UNKNOWN.
     job = _job(original, mutant)

@@ -219,6 +219,9 @@ def test_changing_an_amount_in_the_encoding_changes_the_pages(
         ("shall not exceed $5,000 per year, save", "shall not exceed $5,500 per year, save"),
         ("<= $5,000 + cap_allowance", "<= $5,500 + cap_allowance"),
         ("bonus rule small_business_bonus: money =", "bonus rule small_firm_bonus: money ="),
+        ("implies small_business_bonus = $500;", "implies small_firm_bonus = $500;"),
+        ("implies small_business_bonus = $0;", "implies small_firm_bonus = $0;"),
+        ("implies base_amount >= $3,000", "implies base_amount >= $3,300"),
     ]
     changed = project.default_site(ROOT, load_statute(_variant(tmp_path, encoding_source, edits)))
     assert "$3,300 per year" in statute_page.page(changed)

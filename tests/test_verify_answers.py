@@ -24,27 +24,27 @@ lextrace = lextrace_command
 MISTAKES = {
     # A comparator: at exactly 30 percent below the reference the credit is still given.
     "comparator": (
-        "salary_shortfall >= 30%",
-        "salary_shortfall > 30%",
+        "salary_shortfall >= 30% reading I16;",
+        'salary_shortfall > 30% reading I16 reviewed 30% "kept to test the proofs";',
         "no_credit_30_percent_below",
     ),
     # A percentage used as a plain number: the bar can never be reached.
     "percentage as a number": (
-        "salary_shortfall >= 30%",
-        "salary_shortfall >= 30",
+        "salary_shortfall >= 30% reading I16;",
+        'salary_shortfall >= 30 reading I16 reviewed 30 "kept to test the proofs";',
         "no_credit_30_percent_below",
     ),
     # A band's comparator: the last two bands of (c)(1)(c) overlap at 1,000 jobs.
     "overlapping bands": (
         "new_jobs > 1000;",
-        "new_jobs >= 1000;",
+        'new_jobs >= 1000 reviewed 1000 "kept to test the proofs";',
         "exclusive: large_employer_bonus (c)(1)(c)(iv) / (c)(1)(c)(v)",
     ),
-    # The maximum of (c)(1)(b) dropped: the bonus is a floor of a quotient of two unknowns,
-    # the nonlinear arithmetic Z3 struggles with.
+    # The maximum of (c)(1)(b) taken as a minimum: the bonus is a floor of a quotient of two
+    # unknowns, the nonlinear arithmetic Z3 struggles with.
     "maximum dropped": (
         "min($500 * investment_steps, investment_bonus_maximum)",
-        "$500 * investment_steps",
+        "max($500 * investment_steps, investment_bonus_maximum)",
         "bonus within its clause: investment_bonus",
     ),
 }
@@ -169,8 +169,13 @@ def test_one_missing_input_is_one_problem(tmp_path: Path, encoding_source: str) 
     )
     report = run(load_statute(variant).ast)
     failures = [o for o in report.failures if o.status != UNKNOWN]
+    line = next(
+        number
+        for number, text in enumerate(variant.read_text(encoding="utf-8").splitlines(), 1)
+        if "case salary_reference = county_median_salary" in text
+    )
     assert [o.check.name for o in failures] == [
-        "missing value: N.J.S.A. 34:1B-343(e)(1) (line 503, column 29)"
+        f"missing value: N.J.S.A. 34:1B-343(e)(1) (line {line}, column 29)"
     ], [(o.check.name, o.detail) for o in failures]
     assert "county_median_salary" in failures[0].detail
     assert not any("division by zero" in o.check.name for o in report.failures)
@@ -179,10 +184,15 @@ def test_one_missing_input_is_one_problem(tmp_path: Path, encoding_source: str) 
 def test_a_monotone_property_over_an_input_no_rule_reads_is_refused(
     tmp_path: Path, encoding_source: str
 ) -> None:
+    # An input only a bound of another reads: no rule reads it (an input nothing reads is
+    # refused by the checker before any proof).
     source = encoding_source.replace(
         "input tax_year:",
         'input site_visits: count = 0 "visits to the site, which no rule reads";\ninput tax_year:',
         1,
+    ).replace(
+        "eligibility_period_years: count = 7 min 1 max 10",
+        "eligibility_period_years: count = 7 min 1 max 10 max site_visits when site_visits > 0",
     )
     variant = write_variant(
         tmp_path,

@@ -381,7 +381,7 @@ c. {
       bonus rule small_business_bonus: money = $750 when small_business;
       invariant small_business_bonus_paid "A small business earns the increase of $750.":
         small_business implies small_business_bonus = $750;
-      invariant small_business_bonus_only_for_small_business "A business that is not a small business earns nothing under this subparagraph.":
+      invariant small_business_bonus_only_if_small "A business that is not a small business earns nothing under this subparagraph.":
         not small_business implies small_business_bonus = $0;
     }
     (f) "for an eligible business with new full-time jobs and retained full-time jobs at the
@@ -517,7 +517,7 @@ c. {
         when onsite_renewable_share >= 50% reading I11;
       invariant renewable_energy_bonus_paid "Renewable energy on site of at least 50 percent of the facility's needs earns the increase of $500.":
         onsite_renewable_share >= 50% implies renewable_energy_bonus = $500 reading I11;
-      invariant renewable_energy_bonus_only_from_50_percent "Less than 50 percent: nothing under this subparagraph.":
+      invariant renewable_energy_bonus_from_50_percent "Less than 50 percent: nothing under this subparagraph.":
         not (onsite_renewable_share >= 50%) implies renewable_energy_bonus = $0 reading I11;
     }
     (p) "for an eligible business with a marine terminal project in a municipality located
