@@ -93,7 +93,7 @@ EXPECTED_CODES = [
     (["check", "--official", "no-such-text.txt"], exits.BAD_INPUT),
     (["fields", "--format", "json"], exits.OK),
     (["fields", "--format", "yaml"], exits.BAD_INPUT),
-    (["verify"], exits.OK),
+    (["verify", "--timeout", "10", "--budget", "120"], exits.OK),
     (["verify", "--encoding", BREAKS_INVARIANTS], exits.FAILED),
     (["diff", str(ROOT / "statute" / "nj-34-1b-343.lex"), KEEPS_INVARIANTS], exits.OK),
     (["diff", "no-such.lex", KEEPS_INVARIANTS], exits.BAD_INPUT),

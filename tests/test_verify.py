@@ -31,6 +31,11 @@ def bundled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     folder = tmp_path_factory.mktemp("proofs")
     completed = lextrace(
         "verify",
+        # How each check ends, not how fast: the test files run side by side.
+        "--timeout",
+        "10",
+        "--budget",
+        "120",
         "--format",
         "json",
         "--junit",
@@ -124,7 +129,7 @@ def test_breaking_amendment_fails_with_a_counterexample_explain_reproduces(
 
 
 def test_amendment_that_keeps_the_invariants_is_proved() -> None:
-    assert lextrace("verify", str(KEEPING)).returncode == 0
+    assert lextrace("verify", str(KEEPING), "--timeout", "10", "--budget", "120").returncode == 0
 
 
 def test_vacuous_invariant_fails(tmp_path: Path, encoding_source: str) -> None:
