@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import ast, citations, dates, facts, wording
-from .errors import Diagnostic
+from .errors import Diagnostic, diagnostic_at
 from .numbers import stated_durations, stated_numbers, unit_word
 from .reserved import RESERVED_KEYS
 
@@ -180,16 +180,7 @@ class _Checker:
         severity: str = "error",
     ) -> None:
         self.diagnostics.append(
-            Diagnostic(
-                self.statute.path,
-                span.line,
-                span.column,
-                message,
-                severity="warning" if severity == "warning" else "error",
-                clause=(self.statute.citation(clause) if clause is not None else None),
-                hint=hint,
-                width=max(1, span.end - span.start) if span.end_line == span.line else 1,
-            )
+            diagnostic_at(self.statute, span, message, clause, hint=hint, severity=severity)
         )
 
     # ---- names ----------------------------------------------------------------------------

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from . import ast
 
 Severity = Literal["error", "warning"]
 
@@ -105,3 +108,25 @@ class FieldProblem:
         if self.hint:
             text += f" ({self.hint})"
         return text
+
+
+def diagnostic_at(
+    statute: ast.Statute,
+    span: ast.Span,
+    message: str,
+    clause: ast.Clause | None = None,
+    hint: str | None = None,
+    severity: str = "error",
+) -> Diagnostic:
+    """Returns the diagnostic of a problem of the encoding at `span` (its file, line, column
+    and width), cited by the clause it falls in when there is one."""
+    return Diagnostic(
+        statute.path,
+        span.line,
+        span.column,
+        message,
+        severity="warning" if severity == "warning" else "error",
+        clause=statute.citation(clause) if clause is not None else None,
+        hint=hint,
+        width=max(1, span.end - span.start) if span.end_line == span.line else 1,
+    )

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from . import ast
-from .errors import Diagnostic
+from .errors import Diagnostic, diagnostic_at
 
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
@@ -231,16 +231,7 @@ class _Check:
         severity: str = "error",
     ) -> None:
         self.diagnostics.append(
-            Diagnostic(
-                self.statute.path,
-                span.line,
-                span.column,
-                message,
-                severity="warning" if severity == "warning" else "error",
-                clause=self.statute.citation(clause) if clause is not None else None,
-                hint=hint,
-                width=max(1, span.end - span.start) if span.end_line == span.line else 1,
-            )
+            diagnostic_at(self.statute, span, message, clause, hint=hint, severity=severity)
         )
 
     @staticmethod

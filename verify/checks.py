@@ -14,7 +14,6 @@ bug in the translation).
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ from lextrace.dsl.evaluator import (
     evaluate,
     step_label,
 )
-from lextrace.dsl.obligations import every_invariant
+from lextrace.dsl.obligations import every_invariant, stated_money
 from lextrace.dsl.values import Value, dollars
 
 from .model import Model, Term, decimal_constraints, in_whole_cents, scenario_text
@@ -386,7 +385,7 @@ class Verifier:
     def bonus_checks(self) -> Iterator[Check]:
         model = self.first
         for bonus in self.statute.bonuses:
-            money = _stated_money(bonus.clause)
+            money = stated_money(bonus.clause)
             if not money:
                 continue
             highest = max(money)
@@ -1013,12 +1012,3 @@ def _pairs(items: list[Any]) -> Iterator[tuple[Any, Any]]:
     for i, first in enumerate(items):
         for second in items[i + 1 :]:
             yield first, second
-
-
-def _stated_money(clause: ast.Clause) -> list[Fraction]:
-    """Returns the dollar amounts stated in a clause and its subclauses."""
-    found = []
-    for sub in clause.walk():
-        for match in re.finditer(r"\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?", sub.words):
-            found.append(Fraction(match.group(1).replace(",", "") + (match.group(2) or "")))
-    return found
