@@ -30,6 +30,7 @@ from .options import (
     z3_timeout,
 )
 from .outputs import WRITE_FAILURES, OutputError, Stopped, atomic_file, write_text
+from .verify.limits import DEFAULT_BUDGET, DEFAULT_TIMEOUT
 
 __all__ = ["BadInput", "atomic_file", "cli", "main"]
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = (
@@ -577,8 +578,8 @@ def check(encoding: str | None, official: str | None, quiet: bool, strict: bool)
 @output_format("text", "json", what="the report")
 @click.option("--junit", type=click.Path(dir_okay=False), help="Also write JUnit XML here.")
 @click.option("--sarif", type=click.Path(dir_okay=False), help="Also write SARIF 2.1.0 here.")
-@z3_timeout(5.0, what="each Z3 call")
-@z3_budget(30.0, what="the whole run")
+@z3_timeout(DEFAULT_TIMEOUT, what="each Z3 call")
+@z3_budget(DEFAULT_BUDGET, what="the whole run")
 @click.option("--allow-unknown", is_flag=True, help="Do not fail on UNKNOWN (Z3 timeouts).")
 @click.option(
     "--counterexamples",

@@ -24,24 +24,24 @@ def output_format(*choices: str, what: str = "the result") -> Decorator:
 
 
 def z3_timeout(default: float, what: str = "each Z3 call") -> Decorator:
-    """Returns the `--timeout` option: seconds allowed to each Z3 call."""
+    """Returns the `--timeout` option: seconds of Z3 work allowed to each Z3 call."""
     return click.option(
         "--timeout",
         type=click.FloatRange(0.01, 3600),
         default=default,
         show_default=True,
-        help=f"Seconds allowed to {what}.",
+        help=f"Seconds of Z3 work allowed to {what} (counted by Z3, not on the clock).",
     )
 
 
 def z3_budget(default: float, what: str) -> Decorator:
-    """Returns the `--budget` option: seconds allowed to a whole run of proofs."""
+    """Returns the `--budget` option: seconds of Z3 work allowed to a whole run of proofs."""
     return click.option(
         "--budget",
         type=click.FloatRange(0.01, 36000),
         default=default,
         show_default=True,
-        help=f"Seconds allowed to {what}; checks left over end UNKNOWN.",
+        help=f"Seconds of Z3 work allowed to {what}; checks left over end UNKNOWN.",
     )
 
 

@@ -28,7 +28,7 @@ from typing import IO, Any
 
 _TAG = ".lextrace-"
 _OWN = re.compile(r"^\..+\.lextrace-(\d+)-[^/]*\.tmp$")
-_STOPPING = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+_STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _PENDING: set[str] = set()  # temporary files of this process not yet renamed into place
 WRITE_FAILURES = frozenset(
     {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO, errno.EACCES, errno.EPERM}
@@ -69,25 +69,27 @@ def atomic_file(output: str, mode: str) -> Iterator[IO[Any]]:
     target = Path(output)
     folder = target.parent if str(target.parent) else Path(".")
     remove_debris(folder)
+    caught: list[tuple[int, Any]] = []
     # A signal between the file's creation and its registration would leave it behind: the
-    # stopping signals wait until it is registered.
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
-    try:
-        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed or removed below
-            mode,
-            encoding="utf-8" if "b" not in mode else None,
-            dir=folder,
-            prefix=f".{target.name}{_TAG}{os.getpid()}-",
-            suffix=".tmp",
-            delete=False,
-        )
+    # stopping signals are held until it is registered, then acted on inside the `try` that
+    # removes it.
+    with _signals_held(caught):
+        try:
+            handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed or removed below
+                mode,
+                encoding="utf-8" if "b" not in mode else None,
+                dir=folder,
+                prefix=f".{target.name}{_TAG}{os.getpid()}-",
+                suffix=".tmp",
+                delete=False,
+            )
+        except OSError as error:  # a missing or read-only folder
+            raise cannot_write(output, error) from None
         _PENDING.add(handle.name)
-    except OSError as error:  # a missing or read-only folder
-        raise cannot_write(output, error) from None
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
     try:
         try:
+            for signum, handler in caught:
+                _deliver(signum, handler)
             with handle:
                 yield handle
             # The temporary file is private (0600); the result gets the mode a file written
@@ -103,6 +105,40 @@ def atomic_file(output: str, mode: str) -> Iterator[IO[Any]]:
         raise
     finally:
         _PENDING.discard(handle.name)
+
+
+@contextmanager
+def _signals_held(caught: list[tuple[int, Any]]) -> Iterator[None]:
+    """Records the stopping signals that arrive inside the block, with the handler each had,
+    instead of acting on them (Python runs a handler between any two steps, even inside
+    `tempfile`); outside the main thread, which alone may set handlers, holds nothing."""
+    if not threading_main():
+        yield
+        return
+
+    def record(signum: int, frame: FrameType | None) -> None:
+        caught.append((signum, previous[signum]))
+
+    previous: dict[int, Any] = {}
+    for signum in _STOPPING:
+        previous[signum] = signal.signal(signum, record)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _deliver(signum: int, handler: Any) -> None:
+    """Acts on a signal held by `_signals_held` as its handler would have."""
+    if handler is signal.SIG_IGN:
+        return
+    if callable(handler):
+        handler(signum, None)
+        return
+    _remove_pending()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)  # the default action: the process ends here
 
 
 def write_text(path: Path, text: str) -> None:

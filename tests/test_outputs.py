@@ -11,6 +11,7 @@ import resource
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -60,6 +61,33 @@ def test_a_signal_during_a_batch_removes_its_temporary_output(
     assert "Traceback" not in stderr
     assert leftovers(tmp_path) == []
     assert target.read_text() == "the earlier results\n"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_signal_while_the_temporary_file_is_made_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, signum: signal.Signals
+) -> None:
+    # The signal lands inside `tempfile`, after the file exists and before lextrace knows
+    # its name: the window a signal under load once hit.
+    made = tempfile.NamedTemporaryFile
+
+    def made_then_signalled(*args: object, **kwargs: object) -> object:
+        handle = made(*args, **kwargs)  # type: ignore[call-overload]
+        os.kill(os.getpid(), signum)
+        return handle
+
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", made_then_signalled)
+    restore = outputs.stop_on_signals()
+    try:
+        with pytest.raises((outputs.Stopped, KeyboardInterrupt)) as stopped:
+            with outputs.atomic_file(str(tmp_path / "out.json"), "w") as handle:
+                handle.write("never reached\n")
+                raise AssertionError("the signal was not acted on")
+    finally:
+        restore()
+    if signum != signal.SIGINT:
+        assert stopped.value.signal == signum  # type: ignore[union-attr]
+    assert leftovers(tmp_path) == [] and not (tmp_path / "out.json").exists()
 
 
 def test_the_next_run_removes_what_a_killed_run_left(tmp_path: Path) -> None:

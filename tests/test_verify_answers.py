@@ -171,7 +171,8 @@ def test_one_missing_input_is_one_problem(tmp_path: Path, encoding_source: str) 
         "input county_median_salary: money required above $0",
         "input county_median_salary: money optional above $0",
     )
-    report = run(load_statute(variant).ast, *GENEROUS)
+    # The default limits: counted in Z3's work, they end this run the same way on any machine.
+    report = run(load_statute(variant).ast)
     failures = [o for o in report.failures if o.status != UNKNOWN]
     line = next(
         number

@@ -38,7 +38,8 @@ from .model import Model, Term, decimal_constraints, in_whole_cents, scenario_te
 from .monotone import MonotoneProver
 from .replay import judge_evaluates, judge_expr, judge_monotone, judge_value
 from .search import Found, Probe, Search
-from .solve import decide
+from .solve import decide, work
+from .terms import SymbolIndex
 from .witness import minimise
 
 PROVED, VIOLATED, UNKNOWN, VACUOUS, ERROR = "PROVED", "VIOLATED", "UNKNOWN", "VACUOUS", "ERROR"
@@ -128,6 +129,10 @@ class Verifier:
         self.whole_pairs = True
         # Whether each check rests on a list, by id (the check kept alive with its answer).
         self._on_lists: dict[int, tuple[Check, bool]] = {}
+        # Per model (kept alive here with its answer): whether a constraint ties a list's terms
+        # to other terms; the same for every check on that model, so walked once.
+        self._ties_lists: dict[int, tuple[Model, bool]] = {}
+        self._symbols = SymbolIndex()
         self._searcher: Search | None = None
         # The violations of the well-definedness checks found VIOLATED: every other check is
         # decided where the encoding is defined, so that one missing value is one failure.
@@ -639,13 +644,21 @@ class Verifier:
             # The input constraints inside a premise are judged below, one by one.
             parts = premise.children() if z3.is_and(premise) else [premise]
             terms = [claim.arg(1), *(t for t in parts if t.get_id() not in constraints)]
-        if _symbols(terms) & listed:
+        if self._symbols.of(terms) & listed:
             return True
-        for constraint in (c for model in models for c in model.constraints):
-            symbols = _symbols([constraint])
-            if symbols & listed and symbols - listed:
-                return True
-        return False
+        return any(self._constraints_tie_lists(model, listed) for model in models)
+
+    def _constraints_tie_lists(self, model: Model, listed: set[int]) -> bool:
+        key = id(model)
+        if key not in self._ties_lists:
+            ties = False
+            for constraint in model.constraints:
+                symbols = self._symbols.of([constraint])
+                if symbols & listed and symbols - listed:
+                    ties = True
+                    break
+            self._ties_lists[key] = (model, ties)
+        return self._ties_lists[key][1]
 
     def _decide(self, check: Check, *facts: Term) -> tuple[Any, z3.Solver]:
         """Returns Z3's answer for the facts under the input constraints, and its solver.
@@ -677,13 +690,13 @@ class Verifier:
         Most cases are decided in milliseconds: each is first given an even share of the
         time, then the undecided ones share what is left."""
         cases = self._cases(facts) or [[]]
-        deadline = time.perf_counter() + (self.split_ms or 1) / 1000
+        deadline = work() + (self.split_ms or 1) / 1000
         last: z3.Solver | None = None
         pending = list(range(len(cases)))
         for _ in range(2):
             undecided = []
             for number, index in enumerate(pending):
-                share = (deadline - time.perf_counter()) * 1000 / (len(pending) - number)
+                share = (deadline - work()) * 1000 / (len(pending) - number)
                 if share < 1:
                     undecided.append(index)
                     continue
@@ -707,7 +720,7 @@ class Verifier:
         """Returns the cases to split `facts` into: the enum inputs and readings they read
         first (each member a case), then their bool inputs, as long as the cases number at
         most SPLIT_CASES."""
-        symbols = _symbols(facts)
+        symbols = self._symbols.of(facts)
         splits: list[list[Term]] = []
         enums = [
             (len(d.type.members), self.first.inputs[d.name])
@@ -782,7 +795,7 @@ class Verifier:
         if check.compositional is not None:
             input_name, results = check.compositional
             # The local steps share one timeout; the whole formula below has its own.
-            self.monotone.deadline = time.perf_counter() + self.timeout_ms / 1000
+            self.monotone.deadline = work() + self.timeout_ms / 1000
             try:
                 proof = self.monotone.prove(input_name, results)
             finally:
@@ -963,24 +976,6 @@ def _input_names(term: Term) -> set[str]:
         if z3.is_const(node) and node.decl().kind() == z3.Z3_OP_UNINTERPRETED:
             found.add(node.decl().name())
         stack.extend(node.children())
-    return found
-
-
-def _symbols(terms: list[Term]) -> set[int]:
-    """Returns the ids of the uninterpreted constants (inputs, readings, list elements) the
-    terms are made of; the walk keeps its own stack and visits each shared subterm once."""
-    found: set[int] = set()
-    seen: set[int] = set()
-    stack = list(terms)
-    while stack:
-        term = stack.pop()
-        key = term.get_id()
-        if key in seen:
-            continue
-        seen.add(key)
-        if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            found.add(key)
-        stack.extend(term.children())
     return found
 
 

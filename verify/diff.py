@@ -33,7 +33,7 @@ from lextrace.dsl.checker import definition_expressions, reachable_definitions, 
 from lextrace.dsl.values import Value, cents_string, exact_string
 
 from .model import Model, Shared, Term, decimal_constraints, without_derived
-from .solve import decide
+from .solve import decide, work
 
 EQUAL, DIFFERENT, UNKNOWN, ERROR = "equal", "different", "unknown", "error"
 ADDED, REMOVED, REWORDED, CHANGED, REVIEW = "added", "removed", "reworded", "changed", "review"
@@ -635,6 +635,7 @@ class Comparer:
     def compare(self, name: str) -> ResultComparison:
         """Returns the comparison of one result key both encodings declare."""
         started = time.perf_counter()
+        spent = work()
 
         def done(status: str, detail: str = "", witness: Witness | None = None) -> ResultComparison:
             found: dict[str, Any] = {}
@@ -719,7 +720,7 @@ class Comparer:
         if solver.check() == z3.sat:
             model = solver.model()
         else:
-            remaining = self.timeout_ms - int((time.perf_counter() - started) * 1000)
+            remaining = self.timeout_ms - int((work() - spent) * 1000)
             if remaining > 0:
                 retried, retry = decide([*self.valid, left != right, *cents], remaining)
                 if retried == z3.sat:

@@ -12,7 +12,6 @@ another input) are decided once.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -20,7 +19,7 @@ from typing import Any, Literal
 import z3
 
 from .model import Model, Term
-from .solve import decide
+from .solve import decide, work
 
 Key = tuple[str, tuple[Any, ...]]
 # The time a small, abstract formula gets before the next, more concrete tier is tried: small
@@ -50,7 +49,7 @@ class MonotoneProver:
         # Keyed by AST ids; the facts are kept alive with the answer so that no id is reused.
         self.cache: dict[tuple[int, ...], tuple[list[Term], bool]] = {}
         self.facts: dict[tuple[str, Key], bool] = {}
-        # When set (a time.perf_counter() value), no Z3 call is made past it.
+        # When set (a verify/solve.work() value), no Z3 call is made past it.
         self.deadline: float | None = None
 
     def _unsat(self, facts: list[Term], quick: bool = False) -> bool:
@@ -59,7 +58,7 @@ class MonotoneProver:
             return self.cache[key][1]
         limit = min(self.timeout_ms, QUICK_MS) if quick else self.timeout_ms
         if self.deadline is not None:
-            left = int((self.deadline - time.perf_counter()) * 1000)
+            left = int((self.deadline - work()) * 1000)
             if left <= 0:
                 return False  # the check's time is spent: not proved, and not cached
             limit = min(limit, left)
@@ -194,9 +193,10 @@ class MonotoneProver:
         abstract = z3.substitute(claim, *substitutions)
         if abstract.eq(claim):
             return False
+        present = _constants(abstract)
         for key, term in self.first.memo.items():
             variable = _fresh_like(term, f"{key[0]}{key[1]}__fact")
-            if _occurs(variable, abstract):
+            if variable.get_id() in present:
                 hypotheses += self.facts_of(key, variable)
         return self._unsat([*self.first.constraints, *hypotheses, z3.Not(abstract)], quick=True)
 
@@ -289,19 +289,21 @@ def _names(expr: Any) -> set[str]:
     return {n.name for n in walk(expr) if isinstance(n, ast.Ref | ast.Call)}
 
 
-def _occurs(variable: Term, term: Term) -> bool:
-    """Returns True when the constant `variable` occurs in `term`."""
+def _constants(term: Term) -> set[int]:
+    """Returns the ids of the constants `term` is made of, each shared subterm visited once."""
+    found: set[int] = set()
     seen: set[int] = set()
     stack = [term]
     while stack:
         node = stack.pop()
-        if node.get_id() in seen:
+        key = node.get_id()
+        if key in seen:
             continue
-        seen.add(node.get_id())
-        if node.eq(variable):
-            return True
+        seen.add(key)
+        if z3.is_const(node):
+            found.add(key)
         stack.extend(node.children())
-    return False
+    return found
 
 
 def _fresh_like(term: Term, name: str) -> Term:
