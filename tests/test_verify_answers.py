@@ -254,3 +254,32 @@ def test_an_undecided_check_says_what_made_it_hard(statute) -> None:
     ]
     assert hard
     assert any("floor" in o.detail for o in hard)
+
+
+def test_a_run_ends_the_same_way_on_a_machine_five_times_slower(
+    statute, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The clock runs five times fast: a run whose limits were read on it would give up after a
+    # fifth of its budget. Counted in Z3's work, every check is decided as on an idle machine.
+    import time
+
+    real = time.perf_counter
+    begun = real()
+    monkeypatch.setattr(time, "perf_counter", lambda: begun + (real() - begun) * 5)
+    report = run(statute.ast, 5.0, 15.0)
+    assert report.counts().get(UNKNOWN, 0) == 0, [
+        (o.check.name, o.detail) for o in report.outcomes if o.status == UNKNOWN
+    ]
+    assert report.ok and report.seconds > 15.0  # the clock said more than the budget
+
+
+def test_every_call_is_limited_by_z3_work() -> None:
+    import z3
+
+    from lextrace.verify import solve
+
+    x, y = z3.Ints("x y")
+    before = solve.work()
+    solve.decide([x * x * x + y * y * y == 33, x > 0], 200)
+    assert solve.work() > before  # what the calls spent is counted
+    assert solve.work() - before <= 0.2 * 1.05 + 0.01  # within its limit of work
