@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -63,3 +65,57 @@ def lextrace_command(
     )
     assert "Traceback" not in completed.stderr, completed.stderr
     return completed
+
+
+# The date every build of the project site in the tests states (SOURCE_DATE_EPOCH).
+SITE_EPOCH = "1700000000"
+
+
+@pytest.fixture(scope="session")
+def project_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's documentation site, built by `mkdocs build --strict` once for the whole
+    run: the test processes share one build (the first to ask builds it, under a lock), since
+    a build proves every bundled statute and its drafts. Tests only read it (copy it first to
+    change it)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER") and _can_lock():
+        shared = shared.parent  # the folder every worker's base folder sits in
+    site = shared / "project-site"
+    with _locked(shared / "project-site.lock"):
+        if not (site / "index.html").is_file():
+            done = subprocess.run(
+                [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(site)],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=False,
+                env={**os.environ, "SOURCE_DATE_EPOCH": SITE_EPOCH, "NO_MKDOCS_2_WARNING": "1"},
+            )
+            assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stderr[-3000:]}"
+    return site
+
+
+def _can_lock() -> bool:
+    try:
+        import fcntl  # noqa: F401
+    except ImportError:  # not POSIX: each test process builds its own site
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Holds an exclusive lock on `path` (created if need be) for the block (nothing where
+    locks are not available)."""
+    if not _can_lock():
+        yield
+        return
+    import fcntl
+
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

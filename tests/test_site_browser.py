@@ -11,7 +11,6 @@ import importlib.util
 import re
 import shutil
 import struct
-import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -47,19 +46,10 @@ def check_site() -> ModuleType:
 
 
 @pytest.fixture(scope="module")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built_site(project_site: Path) -> Path:
     """The documentation site, built once with `mkdocs build --strict`."""
-    site = tmp_path_factory.mktemp("site")
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(site)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}{done.stderr}"
-    assert (site / "statute" / "index.html").is_file()
-    return site
+    assert (project_site / "statute" / "index.html").is_file()
+    return project_site
 
 
 def _png_size(path: Path) -> tuple[int, int]:
