@@ -79,10 +79,12 @@ def test_a_signal_while_the_temporary_file_is_made_leaves_nothing(
     monkeypatch.setattr(tempfile, "NamedTemporaryFile", made_then_signalled)
     restore = outputs.stop_on_signals()
     try:
-        with pytest.raises((outputs.Stopped, KeyboardInterrupt)) as stopped:
-            with outputs.atomic_file(str(tmp_path / "out.json"), "w") as handle:
-                handle.write("never reached\n")
-                raise AssertionError("the signal was not acted on")
+        with (
+            pytest.raises((outputs.Stopped, KeyboardInterrupt)) as stopped,
+            outputs.atomic_file(str(tmp_path / "out.json"), "w") as handle,
+        ):
+            handle.write("never reached\n")
+            raise AssertionError("the signal was not acted on")
     finally:
         restore()
     if signum != signal.SIGINT:
