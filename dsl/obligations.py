@@ -15,6 +15,18 @@ invariant of every bonus the clause defines, under the condition the words attac
   phrases the input declares. When the part names no fact it can read, no obligation is made
   from that limit: an obligation is never stronger than the words.
 
+A clause that limits an amount other than a bonus states it the same way: "for a mega project
+or a project in a government-restricted municipality, the gross amount for each new or retained
+full-time job shall not exceed $8,000 per year". When the subject of "shall not exceed $X" (the
+words between the last comma and the limit) names a money definition by its name read as
+words (`gross_amount`: "gross amount"), and the clause encodes its own condition as a case
+worth exactly $X (`case gross_cap = $8,000 when area_tier = b1`), or as its only case, the
+obligation is that condition implies `gross_amount <= $8,000`. Another clause may lift that
+limit: "may exceed the limitation ... pursuant to subsection d. ... by an amount not to exceed
+$1,000" makes the bound
+$8,000 plus the rule of that clause worth $1,000 (`cap_allowance`), passed the same
+parameters; an allowance the subject's parameters cannot feed drops the obligation.
+
 The obligations are not written in the encoding: they are derived from its words each time,
 so an encoder who gets a limit wrong is told so by `lextrace verify`, with the words quoted.
 """
@@ -127,7 +139,7 @@ def _args(params: tuple[ast.Param, ...]) -> str:
 
 def every_invariant(statute: ast.Statute) -> list[ast.Invariant]:
     """Returns the encoding's invariants and, after them, the obligations its words state."""
-    return [*statute.invariants, *limit_obligations(statute)]
+    return [*statute.invariants, *limit_obligations(statute), *cap_obligations(statute)]
 
 
 def _condition(limit: Limit, span: ast.Span) -> ast.Expr:
@@ -181,6 +193,138 @@ def limit_obligations(statute: ast.Statute) -> list[ast.Invariant]:
                     params=bonus.params,
                     from_words=limit.words,
                     formula=formula,
+                )
+            )
+    return found
+
+
+# "SUBJECT shall not exceed $X": a limit on a named amount (not only a bonus).
+_CAP = re.compile(r"(?:shall|may)\s+not\s+exceed\s+" + _AMOUNT, re.I)
+# "may exceed the limitation ... subsection d. ... by an amount not to exceed $1,000".
+_ALLOWANCE = re.compile(
+    r"may\s+exceed\s+the\s+limitation.{0,200}?\bsubsection\s+([a-z])\b.{0,200}?"
+    r"by\s+an\s+amount\s+not\s+to\s+exceed\s+" + _AMOUNT,
+    re.I | re.S,
+)
+
+
+def _amount(match: re.Match[str], first: int = 1) -> Fraction:
+    return Fraction(match.group(first).replace(",", "") + (match.group(first + 1) or ""))
+
+
+def _named_definition(statute: ast.Statute, subject: str) -> ast.Definition | None:
+    """Returns the money definition the subject words name by its name read as words (the
+    longest name when several occur), or None."""
+    folded = f" {_fold(subject)} "
+    named = [
+        d
+        for name, d in statute.definitions.items()
+        if d.type.kind == "money" and re.search(rf"\b{re.escape(_fold(name))}\b", folded)
+    ]
+    return max(named, key=lambda d: len(d.name), default=None)
+
+
+def _stated_case(statute: ast.Statute, clause: ast.Clause, amount: Fraction) -> ast.Case | None:
+    """Returns the case that encodes the clause's condition: the one of its own cases worth
+    exactly `amount`, else its only case with a condition (whatever it is worth: a wrong
+    amount is what the obligation is there to refute), else None."""
+    own = [
+        case
+        for definition in statute.definitions.values()
+        for case in getattr(definition, "cases", ())
+        if case.clause is clause and case.condition is not None
+    ]
+    for case in own:
+        if isinstance(case.expr, ast.Literal) and case.expr.value == amount:
+            return case
+    return own[0] if len(own) == 1 else None
+
+
+def _allowances(statute: ast.Statute, letter: str) -> list[tuple[ast.Rule, str]]:
+    """Returns the rules, with the words they come from, by which another clause lets an amount
+    exceed the limitation of subsection `letter` ("by an amount not to exceed $A": the rule of
+    that clause worth exactly $A)."""
+    found = []
+    for clause in _clauses(statute):
+        for match in _ALLOWANCE.finditer(" ".join(clause.words.split())):
+            if match.group(1).lower() != letter.lower():
+                continue
+            amount = _amount(match, 2)
+            for item in clause.items:
+                if (
+                    isinstance(item, ast.Rule)
+                    and item.type.kind == "money"
+                    and isinstance(item.expr, ast.Literal)
+                    and item.expr.value == amount
+                ):
+                    found.append((item, match.group(0)))
+    return found
+
+
+def _clauses(statute: ast.Statute) -> list[ast.Clause]:
+    return [clause for section in statute.sections for clause in section.walk()]
+
+
+def _call(span: ast.Span, definition: ast.Definition) -> ast.Expr:
+    if not definition.params:
+        return ast.Ref(span, definition.name)
+    args = tuple((p.name, ast.Ref(span, p.name)) for p in definition.params)
+    return ast.Call(span, definition.name, (), args)
+
+
+def cap_obligations(statute: ast.Statute) -> list[ast.Invariant]:
+    """Returns, for every clause whose words say "SUBJECT shall not exceed $X" of a money
+    definition and encode that condition as a case worth $X, the invariant that where the case
+    applies the subject is at most $X, plus what the allowances of other clauses add (see the
+    module's docstring). Each is placed in that clause and named `NAME within the words: $X`
+    with the clause's citation."""
+    found = []
+    for clause in _clauses(statute):
+        words = " ".join(clause.words.split())
+        for match in _CAP.finditer(words):
+            subject = words[: match.start()].rsplit(",", 1)[-1]
+            definition = _named_definition(statute, subject)
+            amount = _amount(match)
+            case = _stated_case(statute, clause, amount)
+            if definition is None or case is None or case.condition is None:
+                continue
+            if definition.is_bonus:
+                continue  # limit_obligations reads the limits on bonuses
+            span = case.span
+            text = f"${match.group(1)}{match.group(2) or ''}"
+            bound: ast.Expr = ast.Literal(span, amount, "money", text)
+            bound_text = text
+            allowed = _allowances(statute, clause.path[0]) if clause.path else []
+            params = {p.name for p in definition.params}
+            if any(not {p.name for p in rule.params} <= params for rule, _ in allowed):
+                continue  # an allowance its parameters cannot feed: no weaker obligation
+            for rule, _ in allowed:
+                bound = ast.BinOp(span, "+", bound, _call(span, rule))
+                bound_text += f" + {rule.name}{_args(rule.params)}"
+            condition = " ".join(
+                statute.source[case.condition.span.start : case.condition.span.end].split()
+            )
+            claim = ast.BoolOp(
+                span,
+                "implies",
+                case.condition,
+                ast.Compare(span, "<=", _call(span, definition), bound),
+            )
+            quoted = " ".join([subject.strip(), match.group(0)])
+            lifted = "".join(f'; "{w}"' for _, w in allowed)
+            found.append(
+                ast.Invariant(
+                    name=f"{definition.name} within the words: {text} "
+                    f"{clause.short_citation or 'section'}",
+                    description=f'The words "{quoted}"{lifted} limit {definition.name}.',
+                    expr=claim,
+                    span=span,
+                    readings=tuple(dict.fromkeys((*definition.readings, *case.readings))),
+                    clause=clause,
+                    params=definition.params,
+                    from_words=quoted,
+                    formula=f"{condition} implies {definition.name}{_args(definition.params)}"
+                    f" <= {bound_text}",
                 )
             )
     return found

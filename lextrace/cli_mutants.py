@@ -15,6 +15,7 @@ import click
 
 from .cli import BadInput
 from .options import encoding_option_or_argument, output_format, z3_budget, z3_timeout
+from .verify.limits import DEFAULT_BUDGET, DEFAULT_TIMEOUT
 
 
 def _progress(done: int, total: int, result: Any) -> None:
@@ -52,8 +53,8 @@ def _progress(done: int, total: int, result: Any) -> None:
     "(repeatable; implies --tests).",
 )
 @output_format("text", "json", what="the report")
-@z3_timeout(2.0, what="each Z3 call")
-@z3_budget(60.0, what="the proofs of one mutant")
+@z3_timeout(DEFAULT_TIMEOUT, what="each Z3 call (as `lextrace verify`)")
+@z3_budget(DEFAULT_BUDGET, what="the proofs of one mutant (as `lextrace verify`)")
 @click.option(
     "--jobs",
     type=click.IntRange(1, 64),

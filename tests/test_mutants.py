@@ -305,9 +305,9 @@ def test_a_changed_amount_is_killed_by_the_number_check(
     assert "$5,500" not in result.killer and "gross_cap" not in result.killer
     assert "(d)(3)" not in result.killer
     # The proofs were run as well, ignoring the number check: a cap raised to $5,500 breaks
-    # the invariant cap_b3 of (d)(3).
+    # the limit the words of (d)(3) state, proved without a hand-written invariant.
     assert result.proofs_alone is True
-    assert any("cap_b3" in f for f in result.proof_failures)
+    assert any("gross_amount within the words: $5,000 (d)(3)" in f for f in result.proof_failures)
 
 
 def test_equivalence_proves_a_rewriting_equal_and_finds_a_change(

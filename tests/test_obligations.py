@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import lextrace_command, write_variant
 
 from lextrace import load_statute
-from lextrace.dsl.obligations import limit_obligations
+from lextrace.dsl.obligations import cap_obligations, limit_obligations
 from lextrace.dsl.scenario import validate
 from lextrace.verify.checks import PROVED, VIOLATED, Verifier
 
@@ -114,3 +114,37 @@ def test_a_condition_that_names_no_fact_makes_no_obligation(
     assert [o.formula for o in limit_obligations(load_statute(variant).ast)] == [
         "not (tier_one) implies investment_bonus <= $1,500"
     ]
+
+
+def test_the_words_of_d_give_each_areas_limit_raised_by_the_allowance_of_c_1_j() -> None:
+    statute = load_statute().ast
+    found = {statute.citation(o.clause)[-6:]: o for o in cap_obligations(statute)}
+    # "(d)(1) for a mega project or a project in a government-restricted municipality, the
+    # gross amount for each new or retained full-time job shall not exceed $8,000 per year",
+    # lifted by "(c)(1)(j) ... may exceed the limitation ... pursuant to subsection d. ... by
+    # an amount not to exceed $1,000".
+    assert sorted(found) == ["(d)(1)", "(d)(2)", "(d)(3)", "(d)(4)", "(d)(5)"]
+    assert found["(d)(1)"].formula == (
+        "area_tier = b1 implies gross_amount(covered: covered) <= "
+        "$8,000 + cap_allowance(covered: covered)"
+    )
+    assert found["(d)(5)"].formula is not None and "<= $3,000 + cap_allowance" in (
+        found["(d)(5)"].formula
+    )
+    assert [p.name for p in found["(d)(3)"].params] == ["covered"]
+    assert "shall not exceed $5,000" in (found["(d)(3)"].from_words or "")
+    assert "subsection d." in found["(d)(3)"].description
+    # No hand-written copy remains in the encoding: the words are the only statement.
+    assert not any(i.name.startswith("cap_b") for i in statute.invariants)
+
+
+def test_a_limit_of_d_raised_in_its_case_is_refuted_from_the_words(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "case gross_cap = $5,000 when area_tier = b3;",
+        'case gross_cap = $5,500 when area_tier = b3 reviewed $5,500 "kept to test the proofs";',
+    )
+    assert prove(variant, "gross_amount within the words: $5,000 (d)(3)") == VIOLATED

@@ -17,6 +17,9 @@ from conftest import lextrace_command, write_variant
 
 from lextrace.statute import AMENDMENTS
 
+# The counterexample of the (d)(5) limit the breaking draft exceeds.
+CAP_B5_FILE = "gross_amount-within-the-words-3-000-d-5-covered-false.json"
+
 BREAKING = AMENDMENTS / "uncapped-port-bonus" / "nj-34-1b-343.lex"
 
 
@@ -70,7 +73,7 @@ def test_a_counterexample_file_records_its_encoding_readings_and_check(
     runs: tuple[Path, Path, str],
 ) -> None:
     folder, _, _ = runs
-    data = json.loads((folder / "cap_b5-covered-false.json").read_text(encoding="utf-8"))
+    data = json.loads((folder / CAP_B5_FILE).read_text(encoding="utf-8"))
     record = data["lextrace"]
     encoding = record["encoding"]
     assert (folder / encoding["path"]).resolve() == BREAKING.resolve()
@@ -79,7 +82,7 @@ def test_a_counterexample_file_records_its_encoding_readings_and_check(
     assert record["violates"]["citation"] == "N.J.S.A. 34:1B-343(d)(5)"
     assert record["violates"]["text"].startswith("area_tier = b5 implies gross_amount(")
     assert set(data["readings"]) == {"I8"}
-    explained = lextrace("explain", str(folder / "cap_b5-covered-false.json"))
+    explained = lextrace("explain", str(folder / CAP_B5_FILE))
     assert "    area_tier" in explained.stdout and "= b5" in explained.stdout
     assert re.search(r"gross_amount\(covered: covered\)\s+= \$4,000\.00", explained.stdout)
 
@@ -102,7 +105,7 @@ def test_counterexamples_are_readable(runs: tuple[Path, Path, str]) -> None:
         assert data["new_jobs"] <= 1000 and data["retained_jobs"] <= 1000
         facts_on = [k for k, v in data.items() if v is True]
         assert len(facts_on) <= 4, (path.name, facts_on)
-    below = json.loads((folder / "cap_b5-covered-false.json").read_text(encoding="utf-8"))
+    below = json.loads((folder / CAP_B5_FILE).read_text(encoding="utf-8"))
     assert below["readings"] == {"I8": "covered-jobs"}  # the default reading already breaks it
 
 
@@ -115,7 +118,7 @@ def test_a_changed_encoding_is_refused_and_another_one_warned_about(
     shutil.copy(BREAKING.with_suffix(".txt"), copy / BREAKING.with_suffix(".txt").name)
     encoding = copy / BREAKING.name
     folder, _, _ = runs
-    scenario = json.loads((folder / "cap_b5-covered-false.json").read_text(encoding="utf-8"))
+    scenario = json.loads((folder / CAP_B5_FILE).read_text(encoding="utf-8"))
     scenario["lextrace"]["encoding"]["path"] = "enc/" + BREAKING.name
     scenario["lextrace"]["encoding"]["official"]["path"] = (
         "enc/" + BREAKING.with_suffix(".txt").name

@@ -17,6 +17,9 @@ from lextrace.statute import AMENDMENTS, BUNDLED
 from lextrace.verify.checks import ERROR, PROVED, UNKNOWN, VACUOUS, VIOLATED, Outcome, Verifier
 from lextrace.verify.report import run
 
+# The limit of (d)(5), read from its words, that the breaking draft exceeds.
+CAP_B5 = "gross_amount within the words: $3,000 (d)(5)(covered=false)"
+
 BREAKING = AMENDMENTS / "uncapped-port-bonus" / "nj-34-1b-343.lex"
 KEEPING = AMENDMENTS / "small-business-750" / "nj-34-1b-343.lex"
 
@@ -68,7 +71,7 @@ def test_the_issue_invariants_are_all_there(bundled: dict) -> None:
     names = {c["name"] for c in bundled["report"]["checks"]}
     for expected in [
         "allowance_at_most_1000(covered=true)",
-        "cap_b3(covered=false)",
+        "gross_amount within the words: $5,000 (d)(3)(covered=false)",
         "no_credit_30_percent_below",
         "reduced_by_the_shortfall(covered=true)",
         "no_bonus_below_the_wage_floor(covered=false)",
@@ -105,14 +108,14 @@ def test_breaking_amendment_fails_with_a_counterexample_explain_reproduces(
     assert completed.returncode == 1
     report = json.loads(completed.stdout)
     violated = {c["name"]: c for c in report["checks"] if c["status"] == VIOLATED}
-    assert "cap_b5(covered=false)" in violated
+    assert CAP_B5 in violated
     assert all(c["status"] in (PROVED, VIOLATED, "BOUNDED") for c in report["checks"])
-    check = violated["cap_b5(covered=false)"]
+    check = violated[CAP_B5]
     assert check["citation"] == "N.J.S.A. 34:1B-343(d)(5)"
-    written = out / "cap_b5-covered-false.json"
+    written = out / "gross_amount-within-the-words-3-000-d-5-covered-false.json"
     recorded = json.loads(written.read_text(encoding="utf-8"))
     assert recorded.pop("readings") == check["readings"]
-    assert recorded.pop("lextrace")["violates"]["check"] == "cap_b5(covered=false)"
+    assert recorded.pop("lextrace")["violates"]["check"] == CAP_B5
     assert recorded == check["counterexample"]
     explained = lextrace("explain", str(written), "--encoding", str(BREAKING))
     assert explained.returncode == 0, explained.stderr
@@ -188,7 +191,7 @@ def test_a_counterexample_the_evaluator_does_not_reproduce_is_an_error(
     breaking = load_statute(BREAKING).ast
     verifier = Verifier(breaking)
     verifier.program = statute.program  # an evaluator that disagrees with the proof model
-    check = next(c for c in verifier.checks() if c.name == "cap_b5(covered=false)")
+    check = next(c for c in verifier.checks() if c.name == CAP_B5)
     outcome = verifier.prove(check, lambda s: validate(breaking, s))
     assert outcome.status == ERROR
     assert "does not reproduce" in outcome.detail

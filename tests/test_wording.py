@@ -173,12 +173,10 @@ MISTAKES = [
         id="less-than-as-at-most",
     ),
     pytest.param(
-        "area_tier = b1 implies gross_amount(covered: covered) <= $8,000"
-        " + cap_allowance(covered: covered);",
-        "area_tier = b1 implies gross_amount(covered: covered)"
-        " - cap_allowance(covered: covered) < $8,000;",
-        "$8,000",
-        ("(d)(1)", "“not exceed $8,000” means <="),
+        "gross_amount(covered: covered) <= gross_cap + $1,000 reading I8;",
+        "gross_amount(covered: covered) - gross_cap < $1,000 reading I8;",
+        "$1,000",
+        ("(c)(1)(j)", "“not to exceed $1,000” means <="),
         id="not-exceed-as-less-than",
     ),
     pytest.param(

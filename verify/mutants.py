@@ -48,6 +48,8 @@ from lextrace.dsl.checker import walk
 from lextrace.dsl.errors import EncodingError
 from lextrace.dsl.parser import parse_encoding
 
+from .limits import DEFAULT_BUDGET, DEFAULT_TIMEOUT
+
 KINDS: tuple[str, ...] = (
     "amount",
     "other-amount",
@@ -1225,8 +1227,8 @@ def run_mutants(
     limit: int | None = None,
     seed: int = 0,
     tests: bool = False,
-    timeout: float = 2.0,
-    budget: float = 60.0,
+    timeout: float = DEFAULT_TIMEOUT,
+    budget: float = DEFAULT_BUDGET,
     jobs: int = 2,
     cases: Sequence[str | Path] = (),
     progress: Callable[[int, int, MutantResult], None] | None = None,

@@ -614,25 +614,16 @@ d. "The gross amount of the tax credit available to an eligible business for eac
     case gross_cap = $8,000 when area_tier = b1;
     unread mega_project "the area tier of (b)(1) names the same facility, and one tier governs both the base amount and the cap (reading I1)";
     unread government_restricted_municipality "the area tier of (b)(1) names the same facility, and one tier governs both the base amount and the cap (reading I1)";
-    invariant cap_b1(covered: bool) "The gross amount per job shall not exceed $8,000 per year, save
-      for the allowance of (c)(1)(j).":
-      area_tier = b1 implies gross_amount(covered: covered) <= $8,000 + cap_allowance(covered: covered);
   }
   (2) "for a qualified business facility located within an enhanced area, the gross amount for
        each new or retained full-time job shall not exceed $6,000 per year;" {
     case gross_cap = $6,000 when area_tier = b2;
     unread enhanced_area "the area tier of (b)(2) names the same facility, and one tier governs both the base amount and the cap (reading I1)";
-    invariant cap_b2(covered: bool) "The gross amount per job shall not exceed $6,000 per year, save
-      for the allowance of (c)(1)(j).":
-      area_tier = b2 implies gross_amount(covered: covered) <= $6,000 + cap_allowance(covered: covered);
   }
   (3) "for a qualified business facility within a distressed municipality, the gross amount for
        each new or retained full-time job shall not exceed $5,000 per year;" {
     case gross_cap = $5,000 when area_tier = b3;
     unread distressed_municipality "the area tier of (b)(3) names the same facility, and one tier governs both the base amount and the cap (reading I1)";
-    invariant cap_b3(covered: bool) "The gross amount per job shall not exceed $5,000 per year, save
-      for the allowance of (c)(1)(j).":
-      area_tier = b3 implies gross_amount(covered: covered) <= $5,000 + cap_allowance(covered: covered);
   }
   (4) "for a qualified business facility in a qualified opportunity zone or an employment and
        investment corridor, the gross amount for each new or retained full-time job shall not
@@ -640,16 +631,10 @@ d. "The gross amount of the tax credit available to an eligible business for eac
     case gross_cap = $4,000 when area_tier = b4;
     unread qualified_opportunity_zone "the area tier of (b)(4) names the same facility, and one tier governs both the base amount and the cap (reading I1)";
     unread employment_investment_corridor "the area tier of (b)(4) names the same facility, and one tier governs both the base amount and the cap (reading I1)";
-    invariant cap_b4(covered: bool) "The gross amount per job shall not exceed $4,000 per year, save
-      for the allowance of (c)(1)(j).":
-      area_tier = b4 implies gross_amount(covered: covered) <= $4,000 + cap_allowance(covered: covered);
   }
   (5) "for a qualified business facility in other eligible areas, the gross amount for each new
        or retained full-time job shall not exceed $3,000 per year." {
     case gross_cap = $3,000 when area_tier = b5;
-    invariant cap_b5(covered: bool) "The gross amount per job shall not exceed $3,000 per year, save
-      for the allowance of (c)(1)(j).":
-      area_tier = b5 implies gross_amount(covered: covered) <= $3,000 + cap_allowance(covered: covered);
   }
 }
 
