@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import difflib
 import json
+import numbers
 import re
 import sys
 import tomllib
@@ -131,14 +132,42 @@ def _parse_decimal(text: str) -> Fraction | None:
 
 
 def read_exact(value: object) -> Fraction | None:
-    """Returns a JSON/YAML/TOML number or decimal string as an exact Fraction, or None."""
-    if isinstance(value, bool):
+    """Returns a JSON/YAML/TOML number or decimal string, or a Python int, Fraction, Decimal or
+    numpy integer, as an exact Fraction; None for anything else, binary floats included (they
+    hold most decimal amounts only approximately)."""
+    if isinstance(value, bool) or _is_numpy_bool(value) or isinstance(value, float):
         return None
+    if isinstance(value, Decimal):
+        if not value.is_finite() or (value != 0 and abs(value.adjusted()) > _MAX_EXPONENT):
+            return None
+        return Fraction(value)
     if isinstance(value, int | Fraction):
         return Fraction(value) if abs(value) < _LIMIT else None
+    if isinstance(value, numbers.Integral):  # numpy and other integer types
+        whole = int(value)
+        return Fraction(whole) if abs(whole) < _LIMIT else None
     if isinstance(value, str | ExactNumber):
         return _parse_decimal(str(value))
     return None
+
+
+def _is_numpy_bool(value: object) -> bool:
+    kind = type(value)
+    return kind.__name__ in ("bool", "bool_") and kind.__module__ == "numpy"
+
+
+def _float_hint(value: float) -> str:
+    """Returns why a binary float is refused, and what to pass instead."""
+    if value.is_integer():
+        return (
+            f"a binary float is refused even when whole: pass the int {int(value)}, a Decimal "
+            "or a Fraction"
+        )
+    held = f"{Decimal(value):f}"
+    return (
+        f"a binary float holds most decimals only approximately ({value!r} is held as "
+        f'{held[:24]}...): pass a decimal string such as "{value!r}", a Decimal or a Fraction'
+    )
 
 
 class _Validator:
@@ -150,6 +179,8 @@ class _Validator:
     def problem(self, field: str, expected: str, given: object, hint: str | None = None) -> None:
         if hint is None and _out_of_range(given):
             hint = _OUT_OF_RANGE
+        if hint is None and isinstance(given, float) and given == given and abs(given) < 1e300:
+            hint = _float_hint(given)
         self.problems.append(FieldProblem(field, expected, _show(given), hint))
 
     def unknown(self, field: str, hint: str | None) -> None:
@@ -179,6 +210,8 @@ class _Validator:
         if kind == "bool":
             if isinstance(raw, bool):
                 return raw
+            if _is_numpy_bool(raw):
+                return bool(raw)
             self.problem(name, "true or false", raw)
             return None
         if kind == "date":
@@ -233,7 +266,8 @@ class _Validator:
         number = read_exact(raw)
         if number is None:
             what = (
-                'an amount of money: a number or a decimal string such as "65000.50"'
+                'an amount of money: a number such as 65000.50 or "65000.50" (from Python: '
+                "an int, str, Decimal or Fraction)"
                 if kind == "money"
                 else "a number"
             )

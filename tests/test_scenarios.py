@@ -165,3 +165,48 @@ def test_unknown_reading_is_refused(statute: Statute) -> None:
         statute.evaluate(BASE, {"I8": "everyone"})
     with pytest.raises(ReadingError, match="unknown reading 'I99'"):
         statute.evaluate(BASE, {"I99": "x"})
+
+
+# ---- values a Python program holds -----------------------------------------------------------
+def test_python_ints_decimals_fractions_and_numpy_values_are_read_exactly(
+    statute: Statute,
+) -> None:
+    from decimal import Decimal
+
+    import numpy as np
+
+    as_text = statute.evaluate({**BASE, "targeted_industry": True, "retained_jobs": 4}).values
+    held = {
+        **BASE,
+        "new_jobs": np.int64(10),
+        "retained_jobs": np.uint8(4),
+        "targeted_industry": np.bool_(True),
+        "project_median_salary": Decimal("60000.00"),
+        "county_median_salary": 60000,
+        "lowest_full_time_hourly_wage": Fraction(20),
+        "state_minimum_wage": Decimal("15.92"),
+    }
+    assert statute.evaluate(held).values == as_text
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("lowest_full_time_hourly_wage", 19.1, "19.1 is held as 19.1000000000000014"),
+        ("lowest_full_time_hourly_wage", 19.5, 'a decimal string such as "19.5"'),
+        ("new_jobs", 300.0, "refused even when whole: pass the int 300"),
+    ],
+)
+def test_a_binary_float_is_refused_saying_why_and_what_to_pass(
+    statute: Statute, field: str, value: float, said: str
+) -> None:
+    message = refusal(statute, **{field: value})
+    assert f"field '{field}'" in message and f"given {value!r}" in message
+    assert said in message and "Decimal" in message
+
+
+def test_a_decimal_that_is_not_a_finite_amount_is_refused(statute: Statute) -> None:
+    from decimal import Decimal
+
+    for value in (Decimal("NaN"), Decimal("Infinity"), Decimal("1E+40")):
+        assert "field 'project_median_salary'" in refusal(statute, project_median_salary=value)
