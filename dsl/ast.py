@@ -45,8 +45,14 @@ class Type:
     kind: TypeKind
     members: tuple[str, ...] = ()
     record: str = ""
+    # The period an amount is counted in (`money per hour`): checked against the words and
+    # the other amounts it meets (dsl/rates.py), never part of the type's identity: an hourly
+    # amount is money to the evaluator and the proofs.
+    per: str = field(default="", compare=False)
 
     def __str__(self) -> str:
+        if self.per:
+            return f"{self.kind} per {self.per}"
         if self.kind == "enum":
             return f"enum({', '.join(self.members)})"
         if self.kind == "list":

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import ast, citations, dates, facts, wording
+from . import ast, citations, dates, facts, rates, wording
 from .errors import Diagnostic, diagnostic_at
 from .numbers import stated_durations, stated_numbers, unit_word
 from .reserved import RESERVED_KEYS
@@ -1546,8 +1546,9 @@ def _describe(found: ExprType) -> str:
 
 def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     """Returns every static problem of a parsed encoding: names, types and units, definitions,
-    cycles, untraceable numbers, unaccounted clauses, unused inputs, facts the words do not
-    name (dsl/facts.py); a rule or an input no result rests on."""
+    cycles, untraceable numbers, unaccounted clauses, unused inputs, comparators and units
+    against the words (dsl/wording.py), amounts of different periods (dsl/rates.py), facts the
+    words do not name (dsl/facts.py); a rule or an input no result rests on."""
     checker = _Checker(statute)
     checker.check_records()
     checker.check_inputs()
@@ -1558,7 +1559,7 @@ def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     checker.check_periods()
     checker.check_invariants()
     checker.check_numbers()
-    for finding in wording.findings(statute):
+    for finding in [*wording.findings(statute), *rates.findings(statute)]:
         checker.report(finding.span, finding.message, finding.clause, hint=finding.hint)
     checker.check_coverage()
     checker.check_use()

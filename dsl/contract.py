@@ -6,6 +6,7 @@ documentation of the input format can never drift from the encoding).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from . import ast
@@ -92,7 +93,7 @@ def fields(statute: ast.Statute) -> list[Field]:
         found.append(
             Field(
                 declared.name,
-                str(declared.type),
+                _kind_text(declared.type),
                 default,
                 "; ".join(constraints),
                 declared.description,
@@ -118,7 +119,7 @@ def _element_fields(
         found.append(
             Field(
                 f"{declared.name}[].{field.name}",
-                str(field.type),
+                _kind_text(field.type),
                 default,
                 constraints,
                 field.description,
@@ -141,3 +142,9 @@ def markdown_table(statute: ast.Statute) -> str:
             f"{', '.join(field.clauses)} |"
         )
     return "\n".join(rows)
+
+
+def _kind_text(declared: ast.Type) -> str:
+    """The type as the scenario format names it: `money` for an amount per hour too (the
+    period is the encoding's, checked by dsl/rates.py; a scenario gives the amount alone)."""
+    return str(dataclasses.replace(declared, per=""))

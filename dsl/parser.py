@@ -376,7 +376,8 @@ class _Builder:
 
     def type(self, tree: Tree) -> ast.Type:
         if tree.data == "simple_type":
-            return ast.Type(cast(ast.TypeKind, str(tree.children[0])))
+            per = str(tree.children[1]) if len(tree.children) > 1 else ""
+            return ast.Type(cast(ast.TypeKind, str(tree.children[0])), per=per)
         if tree.data == "list_type":
             return ast.Type("list", record=str(tree.children[0]))
         return ast.Type("enum", tuple(str(tok) for tok in tree.children))

@@ -104,6 +104,8 @@ def test_keywords_are_classified_by_their_place_in_the_grammar() -> None:
         "list",
         "date",
         "duration",
+        "per",  # `money per hour`: the period an amount is counted in
+        "hour",
     }
     units = {"day", "days", "week", "weeks", "month", "months", "year", "years"}
     assert keywords.constants == {"true", "false"} | units  # a duration's unit: in a literal

@@ -150,7 +150,7 @@ CHECKS = [
     pytest.param(
         "when mri_distress_score > 50 reading I2;",
         "when new_jobs > county_median_salary reading I2;",
-        "cannot compare count with money: the units differ",
+        "cannot compare count with money per year: the units differ",
         id="count-compared-to-money",
     ),
     pytest.param(
@@ -191,8 +191,8 @@ CHECKS = [
         id="case-without-cases",
     ),
     pytest.param(
-        "rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;",
-        "rule wage_floor: money = max($15, 120% * state_minimum_wage, bonuses_awarded) "
+        "rule wage_floor: money per hour = max($15, 120% * state_minimum_wage) reading I13;",
+        "rule wage_floor: money per hour = max($15, 120% * state_minimum_wage, bonuses_awarded) "
         "reading I13;",
         "the arguments of max() differ",
         id="max-of-money-and-bool",

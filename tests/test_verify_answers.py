@@ -168,7 +168,7 @@ def test_one_missing_input_is_one_problem(tmp_path: Path, encoding_source: str) 
     variant = write_variant(
         tmp_path,
         encoding_source,
-        "input county_median_salary: money required above $0",
+        "input county_median_salary: money per year required above $0",
         "input county_median_salary: money optional above $0",
     )
     # The default limits: counted in Z3's work, they end this run the same way on any machine.
@@ -237,7 +237,7 @@ def test_json_on_an_encoding_that_does_not_check(tmp_path: Path, encoding_source
     variant = write_variant(
         tmp_path,
         encoding_source,
-        "input county_median_salary: money required above $0",
+        "input county_median_salary: money per year required above $0",
         "input county_median_salary: money above $0",
     )
     completed = lextrace("verify", "-e", str(variant), "--format", "json")

@@ -191,8 +191,8 @@ MISTAKES = [
         id="percentage-as-plain-number",
     ),
     pytest.param(
-        "rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;",
-        "rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;\n"
+        "rule wage_floor: money per hour = max($15, 120% * state_minimum_wage) reading I13;",
+        "rule wage_floor: money per hour = max($15, 120% * state_minimum_wage) reading I13;\n"
         "    rule floor_in_dollars: number = 15;",
         "15;",
         (
@@ -203,8 +203,8 @@ MISTAKES = [
         id="money-as-plain-number",
     ),
     pytest.param(
-        "rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;",
-        "rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;\n"
+        "rule wage_floor: money per hour = max($15, 120% * state_minimum_wage) reading I13;",
+        "rule wage_floor: money per hour = max($15, 120% * state_minimum_wage) reading I13;\n"
         "    rule floor_share: number = 15%;",
         "15%",
         ("the number 15% in 'floor_share' is a percentage", "an amount of money"),
@@ -315,7 +315,7 @@ def test_a_negated_comparison_is_accepted_where_the_words_are_negative(
 ) -> None:
     # (c)(2) "shall not award a bonus ... that pay less than $15": the bonuses are awarded when
     # the wage is at least $15.
-    old = "rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;"
+    old = "rule wage_floor: money per hour = max($15, 120% * state_minimum_wage) reading I13;"
     variant = write_variant(
         tmp_path,
         encoding_source,

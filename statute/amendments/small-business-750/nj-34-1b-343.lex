@@ -115,14 +115,14 @@ input training_by_state_institution_within_10_miles: bool = false
 input small_business: bool = false
   named "small business"
   "the eligible business qualifies as a small business";
-input project_median_salary: money required above $0
+input project_median_salary: money per year required above $0
   derived by payroll_median_salary when full_time_jobs is given
   named "project's median salary", "median salary of new full-time jobs and retained full-time jobs"
   "median salary of the new and retained full-time jobs";
-input county_median_salary: money required above $0
+input county_median_salary: money per year required above $0
   named "existing median salary for the county"
   "existing median salary of the county in which the facility is located";
-input municipality_median_salary: money optional above $0 required when government_restricted_municipality
+input municipality_median_salary: money per year optional above $0 required when government_restricted_municipality
   named "median salary for the government-restricted municipality", "existing median salary for the municipality"
   "median salary of the government-restricted municipality";
 input targeted_industry: bool = false
@@ -158,7 +158,7 @@ input south_jersey_port_district: bool = false
 input board_underrepresented_share: share = 0
   named "underrepresented community"
   "share of the governing board's members who self-identify as members of an underrepresented community";
-input lowest_full_time_hourly_wage: money required above $0
+input lowest_full_time_hourly_wage: money per hour required above $0
   derived by payroll_lowest_hourly_wage when full_time_jobs is given
   named "pay less than"
   "lowest hourly pay of any full-time job at the qualified business facility";
@@ -168,8 +168,8 @@ record full_time_job "a full-time job at the qualified business facility, as the
   id: text unique "the job's identifier in the annual report";
   kind: enum(new, retained, other)
     "a new or a retained full-time job under the project agreement, or another full-time job at the facility";
-  annual_salary: money above $0 "the job's annual salary";
-  hourly_wage: money above $0 "the job's hourly pay";
+  annual_salary: money per year above $0 "the job's annual salary";
+  hourly_wage: money per hour above $0 "the job's hourly pay";
   labor_harmony: bool = false
     "the job is in the portion of the project subject to a labor harmony agreement ((c)(1)(j))";
   requires not (kind = other and labor_harmony)
@@ -181,7 +181,7 @@ input full_time_jobs: list of full_time_job optional
 input tax_year: count optional min 2020 max 2100
   named "each year of the eligibility period"
   "the tax year the facts are of (a year of the eligibility period)";
-input state_minimum_wage: money required above $0 from nj_minimum_wage by tax_year
+input state_minimum_wage: money per hour required above $0 from nj_minimum_wage by tax_year
   named "minimum wage fixed under"
   "State minimum wage under N.J.S.A. 34:11-56a4 for the year";
 input board_approved_annual_limit: money optional min $0
@@ -193,7 +193,7 @@ input eligibility_period_years: count = 7 min 1 max 10
 
 # The minimum wage fixed under N.J.S.A. 34:11-56a4, year by year: a year's rate is the one in
 # force on January 1 of that year.
-table nj_minimum_wage: money "the New Jersey minimum wage (general rate)"
+table nj_minimum_wage: money per hour "the New Jersey minimum wage (general rate)"
   source "N.J.S.A. 34:11-56a4; rates published each year by the New Jersey Department of Labor and Workforce Development"
   from 2020-01-01 $11.00
   from 2021-01-01 $12.00
@@ -564,8 +564,8 @@ c. {
        qualified business facility that pay less than $15 per hour or 120 percent of the minimum
        wage fixed under subsection a. of section 5 of P.L.1966, c.113 (C. 34:11-56a4), whichever
        is higher." {
-    rule payroll_lowest_hourly_wage: money = min of hourly_wage in full_time_jobs reading I22;
-    rule wage_floor: money = max($15, 120% * state_minimum_wage) reading I13;
+    rule payroll_lowest_hourly_wage: money per hour = min of hourly_wage in full_time_jobs reading I22;
+    rule wage_floor: money per hour = max($15, 120% * state_minimum_wage) reading I13;
     rule bonuses_awarded: bool = lowest_full_time_hourly_wage >= wage_floor reading I13;
     invariant bonuses_at_the_wage_floor "A business whose every full-time job pays at least $15
       per hour and at least 120 percent of the minimum wage is not refused a bonus by this
@@ -645,7 +645,7 @@ e. "The authority shall reduce the gross amount of tax credits per full-time job
        project agreement is less than the existing median salary for the county in which the
        qualified business facility is located; or" {
     case salary_reference = county_median_salary when not government_restricted_municipality;
-    rule payroll_median_salary: money =
+    rule payroll_median_salary: money per year =
       if reading I21 is lower-middle
       then (median_low of annual_salary in full_time_jobs where kind = new or kind = retained)
       else (median of annual_salary in full_time_jobs where kind = new or kind = retained)
