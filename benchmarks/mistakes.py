@@ -215,6 +215,18 @@ MISTAKES: list[tuple[str, str, str, str]] = [
         "and board_approved_annual_limit < annual_total_before_limit",
         "and board_approved_annual_limit > annual_total_before_limit",
     ),
+    (
+        "(c)(2)",
+        "the hourly floor set from the annual median salary",
+        "max($15, 120% * state_minimum_wage)",
+        "max($15, 120% * project_median_salary)",
+    ),
+    (
+        "(c)(2)",
+        "the lowest hourly wage derived from annual salaries",
+        "min of hourly_wage in full_time_jobs",
+        "min of annual_salary in full_time_jobs",
+    ),
 ]
 
 
