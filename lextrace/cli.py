@@ -686,6 +686,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv: list[str] | None) -> int:
     from .api import ReadingError
+    from .dsl.evaluator import EvaluationError
 
     try:
         code = cli.main(args=argv, prog_name="lextrace", standalone_mode=False)
@@ -709,6 +710,13 @@ def _run(argv: list[str] | None) -> int:
         return EXIT_BAD_INPUT
     except OutputError as error:
         click.echo(f"lextrace: {error}", err=True)
+        return EXIT_BAD_INPUT
+    except EvaluationError as error:  # the encoding's fault, on this scenario: not a bug
+        click.echo(
+            f"lextrace: the encoding does not define this scenario: {error} "
+            "(`lextrace verify` finds every scenario that reaches such a place)",
+            err=True,
+        )
         return EXIT_BAD_INPUT
     except (ClosedPipe, BrokenPipeError):
         _closed_pipe()

@@ -24,8 +24,9 @@ TABLE: tuple[tuple[str, str], ...] = (
     (
         str(BAD_INPUT),
         "bad input: usage, an encoding (file:line:column), a scenario (field, expected, given), "
-        "a reading, a file that cannot be read or written (a full disk included), or a batch "
-        "with bad lines (every line still has its record)",
+        "a scenario the encoding does not define (a gap, an overlap, a division by zero: "
+        "`verify` finds them), a reading, a file that cannot be read or written (a full disk "
+        "included), or a batch with bad lines (every line still has its record)",
     ),
     (str(INTERNAL), "an internal error, a bug in lextrace (LEXTRACE_DEBUG=1 shows its traceback)"),
     (

@@ -243,3 +243,23 @@ def test_outputs_get_the_mode_a_plain_write_would_give(tmp_path: Path) -> None:
     assert stat.S_IMODE(fresh.stat().st_mode) == 0o644
     assert stat.S_IMODE(kept.stat().st_mode) == 0o640
     assert kept.read_text(encoding="utf-8") != "old\n"
+
+
+def test_a_scenario_the_encoding_does_not_define_is_refused_with_exit_2(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    # Two exclusive cases of (d) that overlap on a distressed municipality (area tier b3): an
+    # encoding's gap, which `verify` finds, is not an internal error of lextrace.
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "case gross_cap = $6,000 when area_tier = b2;",
+        "case gross_cap = $6,000 when area_tier = b2 or area_tier = b3;",
+    )
+    done = lextrace_command(
+        "evaluate", str(EXAMPLES / "distressed-manufacturer.json"), "-e", str(variant)
+    )
+    assert done.returncode == 2, done.stderr
+    assert "the encoding does not define this scenario" in done.stderr
+    assert "gross_cap" in done.stderr and "lextrace verify" in done.stderr
+    assert "internal error" not in done.stderr and done.stdout == ""
