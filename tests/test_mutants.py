@@ -591,3 +591,53 @@ def test_tests_without_cases_or_with_cases_failing_on_the_original_exit_2(tmp_pa
         bad.stderr
     )
     assert "Traceback" not in missing.stderr + failing.stderr + bad.stderr
+
+
+def test_a_stopped_run_ends_its_workers_at_once() -> None:
+    import contextlib
+    import os
+    import signal
+    import time
+    import uuid
+
+    marker = uuid.uuid4().hex
+
+    def marked() -> list[int]:
+        """The processes (the run and its workers) whose environment carries the marker."""
+        found = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                environ = Path("/proc", entry, "environ").read_bytes()
+            except OSError:
+                continue
+            if f"LEXTRACE_TEST_RUN={marker}".encode() in environ:
+                found.append(int(entry))
+        return found
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "lextrace", "mutants", "--jobs", "2", "--format", "json"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "LEXTRACE_TEST_RUN": marker},
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(marked()) < 3 and time.monotonic() < deadline:  # the run and two workers
+            time.sleep(0.2)
+        assert len(marked()) >= 3, "the workers never started"
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+        deadline = time.monotonic() + 15
+        while marked() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        left = marked()
+    finally:
+        for pid in marked():  # whatever the outcome, nothing of this run outlives the test
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+    assert process.returncode == 128 + signal.SIGTERM, stderr
+    assert "Traceback" not in stderr
+    assert left == []  # no worker goes on with the 400 mutants queued

@@ -1327,16 +1327,32 @@ def _execute(
         return
     # Spawned workers: Z3 contexts do not survive a fork safely.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    results: dict[int, MutantResult] = {}
+    try:
         futures = [pool.submit(run_job, job) for job in work]
-        results: dict[int, MutantResult] = {}
         for index, future in enumerate(futures):
             results[index] = future.result()
             done += 1
             if progress:
                 progress(done, len(work), results[index])
-        for index in range(len(work)):
-            yield results[index]
+    except BaseException:
+        _stop_workers(pool)  # stopped (a signal, Ctrl-C) or failed: no mutant runs on
+        raise
+    pool.shutdown()
+    for index in range(len(work)):
+        yield results[index]
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Cancels the mutants not started and ends the worker processes at once: leaving the
+    pool's block normally would wait for every mutant still queued."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=10)
 
 
 # ---------------------------------------------------------------------------------------------
