@@ -156,18 +156,18 @@ class _Rates:
     def joined(self, place: _Place, expr: ast.Expr, operands: list[ast.Expr], around: str) -> str:
         # The operands' own periods first (a stated number has none), then each number is
         # judged against the period of what it meets.
-        shallow = [(self.shallow(o), o) for o in operands]
+        shallow = [(self.shallow(place, o), o) for o in operands]
         meets = self.join(place, expr, [*shallow, *(((around, expr),) if around else ())], True)
         meets = meets or self.join(place, expr, shallow, True)
         periods = [(self.period(place, o, meets), o) for o in operands]
         return self.join(place, expr, periods) or meets
 
-    def shallow(self, expr: ast.Expr) -> str:
+    def shallow(self, place: _Place, expr: ast.Expr) -> str:
         """The period of `expr` as far as its declarations state it, without checking it."""
         saved = self.findings
         self.findings = []
         try:
-            return self.period(_Place("", _NOWHERE_CLAUSE, {}), expr, "")
+            return self.period(place, expr, "")
         finally:
             self.findings = saved
 
@@ -198,12 +198,9 @@ class _Place:
     to each amount, and the amounts marked `reviewed` there."""
 
     name: str
-    clause: ast.Clause | None
+    clause: ast.Clause
     periods: dict[Fraction, set[str]]
     reviewed: frozenset[Fraction | None] = frozenset()
-
-
-_NOWHERE_CLAUSE = None
 
 
 def _children(expr: ast.Expr) -> Iterator[ast.Expr]:
