@@ -245,7 +245,7 @@ def _allowances(statute: ast.Statute, letter: str) -> list[tuple[ast.Rule, str]]
     exceed the limitation of subsection `letter` ("by an amount not to exceed $A": the rule of
     that clause worth exactly $A)."""
     found = []
-    for clause in _clauses(statute):
+    for clause in statute.clauses:
         for match in _ALLOWANCE.finditer(" ".join(clause.words.split())):
             if match.group(1).lower() != letter.lower():
                 continue
@@ -259,10 +259,6 @@ def _allowances(statute: ast.Statute, letter: str) -> list[tuple[ast.Rule, str]]
                 ):
                     found.append((item, match.group(0)))
     return found
-
-
-def _clauses(statute: ast.Statute) -> list[ast.Clause]:
-    return [clause for section in statute.sections for clause in section.walk()]
 
 
 def _call(span: ast.Span, definition: ast.Definition) -> ast.Expr:
@@ -279,7 +275,7 @@ def cap_obligations(statute: ast.Statute) -> list[ast.Invariant]:
     module's docstring). Each is placed in that clause and named `NAME within the words: $X`
     with the clause's citation."""
     found = []
-    for clause in _clauses(statute):
+    for clause in statute.clauses:
         words = " ".join(clause.words.split())
         for match in _CAP.finditer(words):
             subject = words[: match.start()].rsplit(",", 1)[-1]

@@ -20,6 +20,7 @@ import z3
 
 from .model import Model, Term
 from .solve import decide, work
+from .terms import SymbolIndex
 
 Key = tuple[str, tuple[Any, ...]]
 # The time a small, abstract formula gets before the next, more concrete tier is tried: small
@@ -51,6 +52,7 @@ class MonotoneProver:
         self.facts: dict[tuple[str, Key], bool] = {}
         # When set (a verify/solve.work() value), no Z3 call is made past it.
         self.deadline: float | None = None
+        self.symbols = SymbolIndex()
 
     def _unsat(self, facts: list[Term], quick: bool = False) -> bool:
         key = tuple(sorted(f.get_id() for f in facts))
@@ -193,7 +195,7 @@ class MonotoneProver:
         abstract = z3.substitute(claim, *substitutions)
         if abstract.eq(claim):
             return False
-        present = _constants(abstract)
+        present = self.symbols.of([abstract])
         for key, term in self.first.memo.items():
             variable = _fresh_like(term, f"{key[0]}{key[1]}__fact")
             if variable.get_id() in present:
@@ -287,23 +289,6 @@ def _names(expr: Any) -> set[str]:
     from lextrace.dsl.checker import walk
 
     return {n.name for n in walk(expr) if isinstance(n, ast.Ref | ast.Call)}
-
-
-def _constants(term: Term) -> set[int]:
-    """Returns the ids of the constants `term` is made of, each shared subterm visited once."""
-    found: set[int] = set()
-    seen: set[int] = set()
-    stack = [term]
-    while stack:
-        node = stack.pop()
-        key = node.get_id()
-        if key in seen:
-            continue
-        seen.add(key)
-        if z3.is_const(node):
-            found.add(key)
-        stack.extend(node.children())
-    return found
 
 
 def _fresh_like(term: Term, name: str) -> Term:

@@ -51,13 +51,20 @@ class _Meter:
         return self.units / UNITS_PER_SECOND
 
     def measure(self, solver: z3.Solver) -> None:
-        statistics = solver.statistics()
-        names = statistics.keys()
-        if "rlimit count" not in names:
+        count = rlimit_count(solver)
+        if count is None:
             return
-        count = int(statistics.get_key_value("rlimit count"))
         self.units += max(0, count - self._seen)
         self._seen = count
+
+
+def rlimit_count(solver: z3.Solver) -> int | None:
+    """Returns Z3's resource count after the solver's last check: the count of the whole
+    context, which grows with every check of every solver (None when Z3 does not report it)."""
+    statistics = solver.statistics()
+    if "rlimit count" not in statistics.keys():  # noqa: SIM118 - no `in` of its own
+        return None
+    return int(statistics.get_key_value("rlimit count"))
 
 
 METER = _Meter()

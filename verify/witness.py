@@ -35,6 +35,7 @@ from lextrace.dsl import ast
 from lextrace.dsl.scenario import default_value
 
 from .model import Model, Term, readings_of, without_derived
+from .solve import rlimit_count
 
 # Z3 work allowed to one question and to one counterexample in all (Z3's deterministic
 # resource count, not a time: about a second per 250,000 on hard questions here), and the
@@ -165,10 +166,9 @@ class Minimiser:
     def _charge(self, solver: z3.Solver) -> None:
         """Adds the work of the solver's last check to what this counterexample has spent (Z3
         counts its resource use per context, across solvers)."""
-        statistics = solver.statistics()
-        if "rlimit count" not in statistics.keys():  # noqa: SIM118 - no `in` of its own
+        count = rlimit_count(solver)
+        if count is None:
             return
-        count = int(statistics.get_key_value("rlimit count"))
         if self.counted is not None:
             self.spent += max(0, count - self.counted)
         self.counted = count
@@ -306,10 +306,7 @@ def _resource_count() -> int | None:
     """Returns Z3's resource count so far in the main context (it grows with every check)."""
     solver = z3.Solver()
     solver.check()
-    statistics = solver.statistics()
-    if "rlimit count" not in statistics.keys():  # noqa: SIM118 - no `in` of its own
-        return None
-    return int(statistics.get_key_value("rlimit count"))
+    return rlimit_count(solver)
 
 
 def _default(declared: ast.Input) -> Any:
