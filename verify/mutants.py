@@ -36,7 +36,6 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import pairwise
@@ -1327,32 +1326,23 @@ def _execute(
         return
     # Spawned workers: Z3 contexts do not survive a fork safely.
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
-    results: dict[int, MutantResult] = {}
+    pool = context.Pool(processes=jobs)
+    results: list[MutantResult] = []
     try:
-        futures = [pool.submit(run_job, job) for job in work]
-        for index, future in enumerate(futures):
-            results[index] = future.result()
+        for result in pool.imap(run_job, work):
+            results.append(result)
             done += 1
             if progress:
-                progress(done, len(work), results[index])
+                progress(done, len(work), result)
     except BaseException:
-        _stop_workers(pool)  # stopped (a signal, Ctrl-C) or failed: no mutant runs on
+        # Stopped (a signal, Ctrl-C) or failed: the workers end at once, and no mutant still
+        # queued is run.
+        pool.terminate()
+        pool.join()
         raise
-    pool.shutdown()
-    for index in range(len(work)):
-        yield results[index]
-
-
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """Cancels the mutants not started and ends the worker processes at once: leaving the
-    pool's block normally would wait for every mutant still queued."""
-    processes = list(getattr(pool, "_processes", {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join(timeout=10)
+    pool.close()
+    pool.join()
+    yield from results
 
 
 # ---------------------------------------------------------------------------------------------
