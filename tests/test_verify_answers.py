@@ -214,6 +214,32 @@ def test_a_monotone_property_over_an_input_no_rule_reads_is_refused(
     assert not report.ok
 
 
+def test_a_result_the_raised_input_does_not_reach_is_unchanged(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    # bonuses_never_lower names the per-job amounts, which retained jobs do not change, beside
+    # the credit, which they raise. The unchanged results need no local step. Before, they sent
+    # the check to the whole two-copy formula, where Z3 gave up once two (d) tiers were swapped.
+    eight = "case gross_cap = $8,000 when area_tier = b1;"
+    six = "case gross_cap = $6,000 when area_tier = b2;"
+    swapped = (
+        encoding_source.replace(eight, "EIGHT")
+        .replace(six, six.replace("b2", "b1"))
+        .replace("EIGHT", eight.replace("b1", "b2"))
+    )
+    assert swapped.count("when area_tier = b1;") == encoding_source.count("when area_tier = b1;")
+    for source in (encoding_source, swapped):
+        variant = write_variant(
+            tmp_path, source, "monotone bonuses_never_lower", "monotone bonuses_never_lower"
+        )
+        statute = load_statute(variant).ast
+        verifier = Verifier(statute, 5.0)
+        (check,) = [c for c in verifier.checks() if c.name == "bonuses_never_lower[retained_jobs]"]
+        outcome = verifier.prove(check, lambda s, a=statute: validate(a, s))
+        assert outcome.status == PROVED, outcome.detail
+        assert "local steps" in outcome.detail
+
+
 def test_json_on_an_encoding_that_does_not_parse(tmp_path: Path, encoding_source: str) -> None:
     variant = write_variant(
         tmp_path, encoding_source, "rule salary_excess: number =", "rule salary_excess number ="
