@@ -26,6 +26,7 @@ from .checker import walk
 from .errors import FieldProblem, ScenarioError
 from .evaluator import Evaluation, compiled
 from .reserved import META_KEY, READINGS_KEY, RESERVED_KEYS
+from .scenario_fast import quick_validator
 from .values import Derived, Value, decimal_string, exact_string
 
 MAX_SCENARIO_BYTES = 1_000_000
@@ -649,8 +650,22 @@ def validate(statute: ast.Statute, scenario: object, source: str | None = None) 
     """Returns the scenario's inputs, exact and complete (defaults applied).
 
     Raises ScenarioError naming every offending field: unknown or missing fields, wrong types,
-    values out of bounds, fields required by another field's value.
+    values out of bounds, fields required by another field's value. A plain, well-formed
+    scenario is read by the encoding's generated validator (dsl/scenario_fast.py); anything it
+    declines, by `validate_fully`, with the same result.
     """
+    if type(scenario) is dict:
+        quick = quick_validator(statute)(scenario)
+        if quick is not None:
+            return quick
+    return validate_fully(statute, scenario, source)
+
+
+def validate_fully(
+    statute: ast.Statute, scenario: object, source: str | None = None
+) -> dict[str, Value]:
+    """Returns what `validate` returns, always by walking the declarations (the reference
+    reading of a scenario, which names every problem)."""
     validator = _Validator(statute, source)
     if not isinstance(scenario, Mapping):
         raise ScenarioError(

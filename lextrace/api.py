@@ -110,6 +110,12 @@ class Statute:
         self._derivable = tuple(n for n, d in statute.inputs.items() if d.derived_by is not None)
         self._last_selection: tuple[dict[str, str], FastFunction | None, dict[str, str]] | None
         self._last_selection = None
+        self._defaults = {rid: reading.default.name for rid, reading in statute.readings.items()}
+        self._table_inputs = tuple(
+            (name, declared.from_table.year)
+            for name, declared in statute.inputs.items()
+            if declared.from_table is not None
+        )
 
     def _selection(self, selected: dict[str, str]) -> tuple[FastFunction | None, dict[str, str]]:
         """Returns the fast function and the readings-used record of a selection; the last
@@ -132,7 +138,7 @@ class Statute:
 
         Raises ReadingError for an unknown reading or option.
         """
-        selected = {rid: reading.default.name for rid, reading in self.ast.readings.items()}
+        selected = dict(self._defaults)
         for reading_id, option in (chosen or {}).items():
             reading = self.ast.readings.get(reading_id)
             if reading is None:
@@ -167,12 +173,19 @@ class Statute:
         Raises ScenarioError for a scenario that breaks the format (or contradicts a pinned
         reading), ReadingError for an unknown reading.
         """
-        self.select_readings(readings)
+        if readings:
+            self.select_readings(readings)
         if periods.is_period_scenario(self.ast, scenario):
             return self.evaluate_periods(scenario, readings, trace, source)
         inputs = self.validate(scenario, source)
-        result = self.evaluate_inputs(inputs, self.readings_for(scenario, readings, source), trace)
-        result.derived = self._all_derived(result.derived, derived_from_tables(self.ast, scenario))
+        if readings or READINGS_KEY in scenario:
+            selected = self.readings_for(scenario, readings, source)
+        else:
+            selected = dict(self._defaults)
+        result = self.evaluate_inputs(inputs, selected, trace)
+        by_tables = derived_from_tables(self.ast, scenario) if self._table_inputs else []
+        if by_tables or result.derived:
+            result.derived = self._all_derived(result.derived, by_tables)
         if result.trace is not None:
             result.trace.derived = result.derived
         return result
