@@ -124,19 +124,25 @@ class Table:
             print(f"{'met    ' if met else 'NOT MET'}  {wanted:<60} {figure}")
 
 
-def per_scenario(statute: object, sample: list[dict[str, object]]) -> tuple[float, float, float]:
-    """Returns µs per scenario: evaluation without trace, with trace, and the scalar baseline,
-    over the same validated scenarios (validation itself excluded on both sides)."""
+def per_scenario(
+    statute: object, sample: list[dict[str, object]]
+) -> tuple[float, float, float, float]:
+    """Returns µs per scenario of what a caller runs, from the scenario dict: the whole
+    `Statute.evaluate(dict)` without and with trace, the same evaluation from inputs already
+    validated, and the plain-Python baseline, which parses the same dict before it computes."""
     from benchmarks import baseline_scalar
     from benchmarks.population import to_python
 
     selected = statute.select_readings()  # type: ignore[attr-defined]
     inputs = [statute.validate(row) for row in sample]  # type: ignore[attr-defined]
-    plain = [to_python(row) for row in sample]
-    evaluate = statute.evaluate_inputs  # type: ignore[attr-defined]
-    for one in inputs[:50]:  # warm the caches (the generated function)
-        evaluate(one, selected)
+    whole = statute.evaluate  # type: ignore[attr-defined]
+    from_inputs = statute.evaluate_inputs  # type: ignore[attr-defined]
+    for row in sample[:50]:  # warm the caches (the generated functions)
+        whole(row)
     n = len(sample)
+
+    def baseline(row: dict[str, object]) -> object:
+        return baseline_scalar.credit(to_python(row))
 
     def each(function: Callable[..., object], scenarios: list[Any], *extra: object) -> None:
         # Results are dropped as they come, as a caller handling one scenario at a time would
@@ -144,10 +150,11 @@ def per_scenario(statute: object, sample: list[dict[str, object]]) -> tuple[floa
         for one in scenarios:
             function(one, *extra)
 
-    fast = best_of(5, lambda: each(evaluate, inputs, selected)) / n
-    traced = best_of(3, lambda: each(evaluate, inputs, selected, True)) / n
-    base = best_of(5, lambda: each(baseline_scalar.credit, plain)) / n
-    return fast * 1e6, traced * 1e6, base * 1e6
+    fast = best_of(5, lambda: each(whole, sample)) / n
+    traced = best_of(3, lambda: each(lambda row: whole(row, trace=True), sample)) / n
+    validated = best_of(5, lambda: each(from_inputs, inputs, selected)) / n
+    base = best_of(5, lambda: each(baseline, sample)) / n
+    return fast * 1e6, traced * 1e6, validated * 1e6, base * 1e6
 
 
 def columnar_rate(statute: object, rows: int, workers: int) -> float:
@@ -252,23 +259,29 @@ def main() -> None:
 
     statute = load_statute()
     sample = population(2_000, seed=9)
-    fast, traced, base = per_scenario(statute, sample)
+    fast, traced, validated, base = per_scenario(statute, sample)
     table.row(
-        "one evaluation, no trace (µs/scenario)",
+        "Statute.evaluate(dict), no trace (µs/scenario)",
         f"{fast:.1f}",
         f"{base:.1f}",
         f"{fast / base:.1f}x",
     )
     table.row(
-        "one evaluation, with trace (µs/scenario)",
+        "Statute.evaluate(dict, trace=True) (µs/scenario)",
         f"{traced:.1f}",
         f"{base:.1f}",
         f"{traced / base:.1f}x",
     )
+    table.row("  the evaluation alone, inputs validated (µs)", f"{validated:.1f}")
     table.target(
-        "one evaluation without trace within 3x the baseline",
+        "Statute.evaluate(dict) within 3x the baseline (goal 2x)",
         f"{fast / base:.1f}x",
         fast <= 3 * base,
+    )
+    table.target(
+        "Statute.evaluate(dict, trace=True) within 10x the baseline",
+        f"{traced / base:.1f}x",
+        traced <= 10 * base,
     )
 
     from benchmarks.baseline_numpy import credit_columns
@@ -338,7 +351,8 @@ def main() -> None:
     table.row("  the same without the parse cache", f"{statistics.median(cold):.2f} s")
     table.summary()
     print()
-    print("baseline: the plain-Python function benchmarks/baseline_scalar.py (per scenario)")
+    print("baseline: the plain-Python function benchmarks/baseline_scalar.py (per scenario,")
+    print("reading the scenario dict as the call does: benchmarks.population.to_python)")
     print("and the exact numpy version benchmarks/baseline_numpy.py over columns in memory.")
     print(json.dumps({"sizes": sizes}))
 
