@@ -42,6 +42,9 @@ _DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _FRACTION = re.compile(r"\s*([+-]?\d+)\s*/\s*(\d+)\s*")
 
 
+_NUMERIC = ("count", "number", "share", "money")
+
+
 class ExactNumber(str):
     """A number as written in the scenario file, kept as text until it is read exactly."""
 
@@ -97,8 +100,10 @@ def _show(value: object) -> str:
         return f"the date or time {value.isoformat()}"
     if isinstance(value, int) and abs(value) >= 10**40:
         return "a whole number of more than 40 digits"
-    if isinstance(value, int | float):
+    if isinstance(value, int | float) and type(value).__module__ == "builtins":
         return repr(value)
+    if _is_float(value) or isinstance(value, numbers.Integral):
+        return str(value)  # a numpy number: its shortest text, without the type's name
     if isinstance(value, bytes):
         return "binary data"
     return f"a value of type {type(value).__name__}"
@@ -157,31 +162,79 @@ def _is_numpy_bool(value: object) -> bool:
     return kind.__name__ in ("bool", "bool_") and kind.__module__ == "numpy"
 
 
-def _float_hint(value: float) -> str:
+def _float_hint(given: object) -> str:
     """Returns why a binary float is refused, and what to pass instead."""
+    value = float(given)  # type: ignore[arg-type]
+    written = _show(given)
     if value.is_integer():
         return (
             f"a binary float is refused even when whole: pass the int {int(value)}, a Decimal "
-            "or a Fraction"
+            'or a Fraction, or read floats by their shortest decimal (floats="shortest")'
         )
     held = f"{Decimal(value):f}"
+    if held.rstrip("0").rstrip(".") == written:
+        return (
+            "a binary float is refused, even one that holds its decimal exactly: pass "
+            f'"{written}", a Decimal or a Fraction, or read floats by their shortest decimal '
+            '(floats="shortest")'
+        )
     return (
-        f"a binary float holds most decimals only approximately ({value!r} is held as "
-        f'{held[:24]}...): pass a decimal string such as "{value!r}", a Decimal or a Fraction'
+        f"a binary float holds most decimals only approximately ({written} is held as "
+        f'{held[:24]}...): pass a decimal string such as "{written}", a Decimal or a Fraction, '
+        'or read floats by their shortest decimal (floats="shortest")'
     )
 
 
+FLOATS = ("refuse", "shortest")
+"""How a binary float in a scenario is read: refused (the default), or by its shortest
+round-trip decimal (`repr(19.1)` is "19.1")."""
+
+
+def _is_float(value: object) -> bool:
+    """Whether `value` is a binary float: Python's, or a numpy floating scalar."""
+    if isinstance(value, float):
+        return True
+    kind = type(value)
+    return (
+        kind.__module__ == "numpy"
+        and isinstance(value, numbers.Real)
+        and not isinstance(value, numbers.Integral)
+        and "float" in kind.__name__
+    )
+
+
+def shortest_decimal(value: object) -> Decimal | None:
+    """Returns a binary float as the decimal its shortest round-trip text writes (`repr` for
+    Python's floats, `str` for numpy's, which is shortest at their own precision); None for a
+    NaN or an infinity."""
+    text = repr(value) if isinstance(value, float) and type(value) is float else str(value)
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() else None
+
+
 class _Validator:
-    def __init__(self, statute: ast.Statute, source: str | None = None) -> None:
+    def __init__(
+        self, statute: ast.Statute, source: str | None = None, floats: str = "refuse"
+    ) -> None:
         self.statute = statute
         self.problems: list[FieldProblem] = []
         self.source = source  # the scenario's file: list files are found beside it
+        if floats not in FLOATS:
+            raise ValueError(f"floats must be one of {', '.join(FLOATS)}, not {floats!r}")
+        self.floats = floats
+        # The fields whose value was a binary float read by its shortest decimal, in order.
+        self.from_floats: list[str] = []
 
     def problem(self, field: str, expected: str, given: object, hint: str | None = None) -> None:
         if hint is None and _out_of_range(given):
             hint = _OUT_OF_RANGE
-        if hint is None and isinstance(given, float) and given == given and abs(given) < 1e300:
-            hint = _float_hint(given)
+        if hint is None and _is_float(given):
+            number = float(given)  # type: ignore[arg-type]
+            if number == number and abs(number) < 1e300:
+                hint = _float_hint(given)
         self.problems.append(FieldProblem(field, expected, _show(given), hint))
 
     def unknown(self, field: str, hint: str | None) -> None:
@@ -217,6 +270,24 @@ class _Validator:
             return None
         if kind == "date":
             return self.convert_date(name, raw)
+        if self.floats == "shortest" and kind in _NUMERIC and _is_float(raw):
+            number = shortest_decimal(raw)
+            if number is None:
+                self.problem(name, "a finite number", raw, "a NaN or an infinity has no value")
+                return None
+            before = len(self.problems)
+            value = self.convert(declared, number, path)
+            if len(self.problems) == before:
+                self.from_floats.append(name)
+            for index in range(before, len(self.problems)):
+                problem = self.problems[index]  # named by the float given, not the decimal
+                self.problems[index] = FieldProblem(
+                    problem.field,
+                    problem.expected,
+                    _show(raw),
+                    f"read by its shortest decimal, {number}",
+                )
+            return value
         if kind == "enum":
             if (
                 isinstance(raw, str)
@@ -646,27 +717,41 @@ def _exact_text(value: Value) -> str:
 _DATE = 'a date written YYYY-MM-DD, such as "2024-01-01"'
 
 
-def validate(statute: ast.Statute, scenario: object, source: str | None = None) -> dict[str, Value]:
+def validate(
+    statute: ast.Statute,
+    scenario: object,
+    source: str | None = None,
+    floats: str = "refuse",
+    from_floats: list[str] | None = None,
+) -> dict[str, Value]:
     """Returns the scenario's inputs, exact and complete (defaults applied).
 
     Raises ScenarioError naming every offending field: unknown or missing fields, wrong types,
-    values out of bounds, fields required by another field's value. A plain, well-formed
-    scenario is read by the encoding's generated validator (dsl/scenario_fast.py); anything it
-    declines, by `validate_fully`, with the same result.
+    values out of bounds, fields required by another field's value. A binary float is refused
+    unless `floats` is "shortest", which reads it by its shortest round-trip decimal and appends
+    its field to `from_floats`. A plain, well-formed scenario is read by the encoding's generated
+    validator (dsl/scenario_fast.py); anything it declines, by `validate_fully`, with the same
+    result.
     """
+    if floats not in FLOATS:
+        raise ValueError(f"floats must be one of {', '.join(FLOATS)}, not {floats!r}")
     if type(scenario) is dict:
         quick = quick_validator(statute)(scenario)
         if quick is not None:
             return quick
-    return validate_fully(statute, scenario, source)
+    return validate_fully(statute, scenario, source, floats, from_floats)
 
 
 def validate_fully(
-    statute: ast.Statute, scenario: object, source: str | None = None
+    statute: ast.Statute,
+    scenario: object,
+    source: str | None = None,
+    floats: str = "refuse",
+    from_floats: list[str] | None = None,
 ) -> dict[str, Value]:
     """Returns what `validate` returns, always by walking the declarations (the reference
     reading of a scenario, which names every problem)."""
-    validator = _Validator(statute, source)
+    validator = _Validator(statute, source, floats)
     if not isinstance(scenario, Mapping):
         raise ScenarioError(
             [FieldProblem("<scenario>", "a JSON object of fields", _show(scenario))], source
@@ -729,6 +814,11 @@ def validate_fully(
     _check_reserved(validator, statute, scenario)
     if validator.problems:
         raise ScenarioError(validator.problems, source)
+    if from_floats is not None:
+        order = {name: index for index, name in enumerate(statute.inputs)}
+        from_floats.extend(
+            sorted(validator.from_floats, key=lambda f: order[f.split(".")[0].split("[")[0]])
+        )
     return values
 
 

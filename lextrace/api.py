@@ -56,6 +56,8 @@ class Result:
     trace: Trace | None
     # The inputs the scenario left to their dated tables (`from TABLE by YEAR`), in order.
     derived: tuple[str, ...] = ()
+    # The fields given as binary floats and read by their shortest decimal (floats="shortest").
+    from_floats: tuple[str, ...] = ()
 
     def __getitem__(self, key: str) -> Value:
         return self.values[key]
@@ -77,6 +79,8 @@ class Result:
                 for name in self.derived
             }
         output["readings"] = dict(self.readings)
+        if self.from_floats:
+            output[PROVENANCE_KEY] = float_provenance(self.from_floats)
         if self.trace is not None and include_trace is not False:
             output["trace"] = self.trace.to_json()
         return output
@@ -97,6 +101,16 @@ class Result:
                 clause = self.trace.evaluation.steps[(name, ())].clause
             rows.append((name, display(definition.type, value), self.statute.citation(clause)))
         return rows
+
+
+PROVENANCE_KEY = "provenance"
+"""The key of a result's JSON that says how its inputs were read, when not as written."""
+
+
+def float_provenance(fields: tuple[str, ...] | list[str]) -> dict[str, object]:
+    """Returns the provenance record of a result whose `fields` were binary floats read by
+    their shortest round-trip decimal (floats="shortest")."""
+    return {"floats": "shortest", "fields_from_floats": list(dict.fromkeys(fields))}
 
 
 class Statute:
@@ -153,10 +167,18 @@ class Statute:
             selected[reading_id] = option
         return selected
 
-    def validate(self, scenario: object, source: str | None = None) -> dict[str, Value]:
+    def validate(
+        self,
+        scenario: object,
+        source: str | None = None,
+        floats: str = "refuse",
+        from_floats: list[str] | None = None,
+    ) -> dict[str, Value]:
         """Returns the scenario's exact, complete inputs; raises ScenarioError naming every
-        bad field (scenario-format.md)."""
-        return validate(self.ast, scenario, source)
+        bad field (scenario-format.md). A binary float is refused unless `floats` is
+        "shortest": then it is read by its shortest round-trip decimal (`repr(19.1)` is
+        "19.1"), and its field is appended to `from_floats`."""
+        return validate(self.ast, scenario, source, floats, from_floats)
 
     def evaluate(
         self,
@@ -164,11 +186,17 @@ class Statute:
         readings: Mapping[str, str] | None = None,
         trace: bool = False,
         source: str | None = None,
+        floats: str = "refuse",
     ) -> Result | PeriodResult:
         """Returns the exact result of one scenario under the selected readings: those the
         scenario pins in its `readings` field, and `readings`, which may agree with them but
         not contradict them. A scenario of periods (when the encoding declares them) gives a
         PeriodResult: each period's result and the totals.
+
+        A binary float (Python's or numpy's) is refused, unless `floats` is "shortest": then
+        it is read by its shortest round-trip decimal (`repr(19.1)` is "19.1"; `300.0` is the
+        count 300), and the result's `from_floats` (its JSON's `provenance`) names the fields
+        so read.
 
         Raises ScenarioError for a scenario that breaks the format (or contradicts a pinned
         reading), ReadingError for an unknown reading.
@@ -176,13 +204,16 @@ class Statute:
         if readings:
             self.select_readings(readings)
         if periods.is_period_scenario(self.ast, scenario):
-            return self.evaluate_periods(scenario, readings, trace, source)
-        inputs = self.validate(scenario, source)
+            return self.evaluate_periods(scenario, readings, trace, source, floats)
+        from_floats: list[str] = []
+        inputs = self.validate(scenario, source, floats, from_floats)
         if readings or READINGS_KEY in scenario:
             selected = self.readings_for(scenario, readings, source)
         else:
             selected = dict(self._defaults)
         result = self.evaluate_inputs(inputs, selected, trace)
+        if from_floats:
+            result.from_floats = tuple(dict.fromkeys(from_floats))
         by_tables = derived_from_tables(self.ast, scenario) if self._table_inputs else []
         if by_tables or result.derived:
             result.derived = self._all_derived(result.derived, by_tables)
@@ -201,10 +232,13 @@ class Statute:
         readings: Mapping[str, str] | None = None,
         trace: bool = False,
         source: str | None = None,
+        floats: str = "refuse",
     ) -> PeriodResult:
         """Returns the result of a scenario of periods: each period evaluated from its own
-        facts (and the top level's), and each total summed over them (lextrace/periods.py)."""
-        found = periods.split(self.ast, scenario, source)
+        facts (and the top level's), and each total summed over them (lextrace/periods.py);
+        `floats` as for `evaluate`."""
+        from_floats: list[str] = []
+        found = periods.split(self.ast, scenario, source, floats, from_floats)
         selected = self.readings_for(scenario, readings, source)
         results = []
         for period in found:
@@ -221,6 +255,7 @@ class Statute:
             results,
             periods.totals(self.ast, [r.values for r in results]),
             self._period_readings(selected, found),
+            from_floats=tuple(dict.fromkeys(from_floats)),
         )
 
     def _period_readings(

@@ -43,10 +43,15 @@ def is_period_scenario(statute: ast.Statute, scenario: Mapping[str, object]) -> 
 
 
 def split(
-    statute: ast.Statute, scenario: Mapping[str, object], source: str | None = None
+    statute: ast.Statute,
+    scenario: Mapping[str, object],
+    source: str | None = None,
+    floats: str = "refuse",
+    from_floats: list[str] | None = None,
 ) -> list[Period]:
     """Returns the periods of a scenario, each validated; raises ScenarioError naming every
-    problem by its path (see the module docstring)."""
+    problem by its path (see the module docstring). `floats` and `from_floats` are as for
+    `dsl.scenario.validate`; a field is named by its path in the periods' list."""
     periods = statute.periods
     assert periods is not None
     problems: list[FieldProblem] = []
@@ -103,8 +108,14 @@ def split(
                 if d.from_table is not None and d.from_table.year == periods.by
             }
         merged = {**shared, **{k: v for k, v in own.items() if k not in RESERVED_KEYS}}
+        read_from_floats: list[str] = []
         try:
-            inputs = validate(statute, merged, source)
+            inputs = validate(statute, merged, source, floats, read_from_floats)
+            if from_floats is not None:
+                from_floats.extend(
+                    f"{where}.{field}" if field.split(".")[0].split("[")[0] in own else field
+                    for field in read_from_floats
+                )
         except ScenarioError as error:
             for problem in error.problems:
                 head = problem.field.split(".")[0].split("[")[0]
@@ -159,6 +170,8 @@ class PeriodResult:
     totals: dict[str, Value]
     readings: dict[str, str]
     trace: object | None = field(default=None)
+    # The fields given as binary floats and read by their shortest decimal, by their paths.
+    from_floats: tuple[str, ...] = ()
 
     @property
     def values(self) -> dict[str, Value]:
@@ -201,6 +214,11 @@ class PeriodResult:
         for total in statute.totals:
             output[total.name] = json_value(self.total_type(total), self.totals[total.name])
         output[READINGS_KEY] = dict(self.readings)
+        if self.from_floats:
+            output["provenance"] = {
+                "floats": "shortest",
+                "fields_from_floats": list(self.from_floats),
+            }
         return output
 
     def total_type(self, total: ast.Total) -> ast.Type:
