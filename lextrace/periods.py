@@ -173,6 +173,10 @@ class PeriodResult:
     # The fields given as binary floats and read by their shortest decimal, by their paths.
     from_floats: tuple[str, ...] = ()
 
+    def __getitem__(self, key: str) -> Value:
+        """Returns one value the result reports: `RESULT[YEAR]` or a total (see `values`)."""
+        return self.values[key]
+
     @property
     def values(self) -> dict[str, Value]:
         """Every value the result reports, flat: each period's results as `RESULT[YEAR]`
