@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from . import ast, dates
-from .codegen import _DENOMINATOR, _NUMERATOR, _ratio
+from .codegen import _DENOMINATOR, _NUMERATOR, _identifier, _ratio
 from .evaluator import Evaluation, compiled
 from .values import Value
 
@@ -40,6 +40,13 @@ _LIMIT = 10**31  # scenario._LIMIT: a whole number is read only below it
 _POWERS = tuple(10**n for n in range(10))
 _MISSING = object()
 _COMPARE = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def _quoted(name: str) -> str:
+    """Returns a name of the encoding as a string literal of generated source; a name that is
+    not a plain identifier (the grammar admits no other) is refused, so nothing else ever
+    enters the source."""
+    return repr(_identifier(name))
 
 
 def _plain_decimal(
@@ -100,7 +107,7 @@ class _Generator:
 
             return f"{self.constant(holds)}(out)"
         for name in dict.fromkeys(read):
-            self.emit(f"if out[{name!r}] is None:")
+            self.emit(f"if out[{_quoted(name)}] is None:")
             self.emit("return None", 2)
         return code
 
@@ -109,18 +116,18 @@ class _Generator:
         members, `is given`, `not`, `and`, `or` and comparisons; None otherwise."""
         statute = self.statute
         if isinstance(expr, ast.Given):
-            return f"(out[{expr.name!r}] is not None)"
+            return f"(out[{_quoted(expr.name)}] is not None)"
         if isinstance(expr, ast.Ref):
             declared = statute.inputs.get(expr.name)
             if declared is not None:
                 if declared.type.kind not in ("bool", "count", "number", "share", "money", "enum"):
                     return None
                 read.append(expr.name)
-                return f"out[{expr.name!r}]"
+                return f"out[{_quoted(expr.name)}]"
             if expr.name in statute.definitions:
                 return None
             if expr.name in compiled(statute).enum_members:
-                return repr(expr.name)
+                return _quoted(expr.name)
             return None
         if isinstance(expr, ast.Literal):
             if isinstance(expr.value, bool):
@@ -151,7 +158,7 @@ class _Generator:
     def field(self, declared: ast.Input) -> None:
         """Emits the reading of one input given by the scenario, or its absence."""
         name = declared.name
-        self.emit(f"v = get({name!r}, MISSING)")
+        self.emit(f"v = get({_quoted(name)}, MISSING)")
         self.emit("if v is MISSING:")
         if declared.from_table is not None or declared.required:
             self.emit("return None", 2)  # a table's value, or a missing field: the full path
@@ -160,12 +167,12 @@ class _Generator:
         elif declared.default is not None:
             from .scenario import default_value
 
-            self.emit(f"out[{name!r}] = {self.constant(default_value(declared))}", 2)
+            self.emit(f"out[{_quoted(name)}] = {self.constant(default_value(declared))}", 2)
         else:
-            self.emit(f"out[{name!r}] = None", 2)
+            self.emit(f"out[{_quoted(name)}] = None", 2)
         if declared.optional and declared.type.kind != "list":
             self.emit("elif v is None:")  # an optional input may be given as null
-            self.emit(f"out[{name!r}] = None", 2)
+            self.emit(f"out[{_quoted(name)}] = None", 2)
         self.emit("else:")
         self.convert(declared)
 
@@ -173,7 +180,7 @@ class _Generator:
         """Emits the conversion of a given value `v` into `out`, declining what the full path
         might read otherwise."""
         name, kind = declared.name, declared.type.kind
-        target = f"out[{name!r}]"
+        target = f"out[{_quoted(name)}]"
         if kind == "bool":
             self.emit("if v is not True and v is not False:", 2)
             self.emit("return None", 3)
@@ -228,7 +235,7 @@ class _Generator:
     # ---- the checks after every field is read ----------------------------------------------
     def required_when(self, declared: ast.Input) -> None:
         assert declared.required_when is not None
-        self.emit(f"if out[{declared.name!r}] is None:")
+        self.emit(f"if out[{_quoted(declared.name)}] is None:")
         self.lines_at(2, lambda: self._decline_when(declared.required_when))
 
     def _decline_when(self, expr: ast.Expr) -> None:
@@ -248,7 +255,7 @@ class _Generator:
         if kind in ("bool", "enum", "text") or not declared.bounds:
             return
         name = declared.name
-        self.emit(f"v = out[{name!r}]")
+        self.emit(f"v = out[{_quoted(name)}]")
         self.emit("if v is not None:")
 
         def tests() -> None:
@@ -269,7 +276,7 @@ class _Generator:
             limit = self.constant(stated)
         elif isinstance(value, ast.Ref) and value.name in self.statute.inputs:
             limit = "limit"
-            self.emit(f"limit = out.get({value.name!r})")
+            self.emit(f"limit = out.get({_quoted(value.name)})")
             # As `bound_value`: a missing or non-numeric value sets no limit.
             self.emit(
                 "if limit is not None and type(limit) is not bool and "
@@ -319,7 +326,7 @@ class _Generator:
         derivable = []
         for declared in statute.inputs.values():
             if declared.derived_by is not None:
-                self.emit(f"out[{declared.name!r}] = None")
+                self.emit(f"out[{_quoted(declared.name)}] = None")
                 derivable.append(declared)
             else:
                 self.field(declared)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from lextrace.dsl import codegen
+from lextrace.dsl import codegen, scenario_fast
 
 PACKAGES = ("dsl", "lextrace", "verify", "statute")
 
@@ -37,10 +37,12 @@ def calls_and_imports() -> list[tuple[str, int, str]]:
 
 def test_no_eval_no_pickle_and_one_exec_of_generated_source() -> None:
     found = calls_and_imports()
-    assert not [f for f in found if f[2] in ("eval", "compile") and "codegen" not in f[0]]
+    # The two generators: the fast path of the rules and that of scenario validation.
+    generators = ("dsl/codegen.py", "dsl/scenario_fast.py")
+    assert not [f for f in found if f[2] in ("eval", "compile") and f[0] not in generators]
     assert not [f for f in found if "pickle" in f[2] or "shelve" in f[2] or "dill" in f[2]]
     execs = [f for f in found if f[2] == "exec"]
-    assert [f[0] for f in execs] == ["dsl/codegen.py"]
+    assert [f[0] for f in execs] == list(generators)
 
 
 def test_yaml_is_read_with_the_safe_loader_only() -> None:
@@ -56,7 +58,10 @@ def test_yaml_is_read_with_the_safe_loader_only() -> None:
 def test_generated_source_admits_plain_identifiers_only(text: str) -> None:
     with pytest.raises(codegen.Unsupported):
         codegen._identifier(text)
+    with pytest.raises(codegen.Unsupported):
+        scenario_fast._quoted(text)
     assert codegen._identifier("per_job_new") == "per_job_new"
+    assert scenario_fast._quoted("per_job_new") == "'per_job_new'"
 
 
 def test_the_docs_build_only_evaluates_scenarios() -> None:

@@ -193,7 +193,7 @@ def test_python_ints_decimals_fractions_and_numpy_values_are_read_exactly(
     ("field", "value", "said"),
     [
         ("lowest_full_time_hourly_wage", 19.1, "19.1 is held as 19.1000000000000014"),
-        ("lowest_full_time_hourly_wage", 19.5, 'a decimal string such as "19.5"'),
+        ("lowest_full_time_hourly_wage", 19.5, 'holds its decimal exactly: pass "19.5"'),
         ("new_jobs", 300.0, "refused even when whole: pass the int 300"),
     ],
 )
