@@ -188,6 +188,24 @@ def _float_hint(given: object) -> str:
 FLOATS = ("refuse", "shortest")
 """How a binary float in a scenario is read: refused (the default), or by its shortest
 round-trip decimal (`repr(19.1)` is "19.1")."""
+PROVENANCE_KEY = "provenance"
+"""The key of a result's JSON that says how its inputs were read, when not as written."""
+
+
+def _check_floats(floats: str) -> None:
+    if floats not in FLOATS:
+        raise ValueError(f"floats must be one of {', '.join(FLOATS)}, not {floats!r}")
+
+
+def float_provenance(fields: tuple[str, ...]) -> dict[str, object]:
+    """Returns the provenance record of a result whose `fields` (by their paths) were binary
+    floats read by their shortest round-trip decimal (floats="shortest")."""
+    return {"floats": "shortest", "fields_from_floats": list(fields)}
+
+
+def field_root(path: str) -> str:
+    """Returns the input a field path names: `full_time_jobs` for `full_time_jobs[3].id`."""
+    return path.split(".")[0].split("[")[0]
 
 
 def _is_float(value: object) -> bool:
@@ -222,8 +240,6 @@ class _Validator:
         self.statute = statute
         self.problems: list[FieldProblem] = []
         self.source = source  # the scenario's file: list files are found beside it
-        if floats not in FLOATS:
-            raise ValueError(f"floats must be one of {', '.join(FLOATS)}, not {floats!r}")
         self.floats = floats
         # The fields whose value was a binary float read by its shortest decimal, in order.
         self.from_floats: list[str] = []
@@ -733,8 +749,7 @@ def validate(
     validator (dsl/scenario_fast.py); anything it declines, by `validate_fully`, with the same
     result.
     """
-    if floats not in FLOATS:
-        raise ValueError(f"floats must be one of {', '.join(FLOATS)}, not {floats!r}")
+    _check_floats(floats)
     if type(scenario) is dict:
         quick = quick_validator(statute)(scenario)
         if quick is not None:
@@ -751,6 +766,7 @@ def validate_fully(
 ) -> dict[str, Value]:
     """Returns what `validate` returns, always by walking the declarations (the reference
     reading of a scenario, which names every problem)."""
+    _check_floats(floats)
     validator = _Validator(statute, source, floats)
     if not isinstance(scenario, Mapping):
         raise ScenarioError(
@@ -816,9 +832,7 @@ def validate_fully(
         raise ScenarioError(validator.problems, source)
     if from_floats is not None:
         order = {name: index for index, name in enumerate(statute.inputs)}
-        from_floats.extend(
-            sorted(validator.from_floats, key=lambda f: order[f.split(".")[0].split("[")[0]])
-        )
+        from_floats.extend(sorted(validator.from_floats, key=lambda path: order[field_root(path)]))
     return values
 
 

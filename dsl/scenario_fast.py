@@ -64,14 +64,13 @@ def _plain_decimal(
 
 
 def _plain_share(
-    text: str,
-    _decimal: Callable[..., Any] = _PLAIN_DECIMAL.fullmatch,
-    _fraction: Callable[..., Any] = _PLAIN_FRACTION.fullmatch,
+    text: str, _fraction: Callable[..., Any] = _PLAIN_FRACTION.fullmatch
 ) -> Fraction | None:
     """Returns a share written as a plain decimal or fraction ("0.5", "1/3") as the exact
     Fraction `scenario.validate` gives it; None for any other text."""
-    if _decimal(text) is not None:
-        return _plain_decimal(text)
+    decimal = _plain_decimal(text)
+    if decimal is not None:
+        return decimal
     found = _fraction(text)
     if found is None:
         return None

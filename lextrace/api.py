@@ -28,9 +28,11 @@ from .dsl.evaluator import Evaluation, compiled, evaluate
 from .dsl.loader import load
 from .dsl.reserved import READINGS_KEY
 from .dsl.scenario import (
+    PROVENANCE_KEY,
     derivation_readings,
     derive,
     derived_from_tables,
+    float_provenance,
     pinned_readings,
     read_scenario_file,
     validate,
@@ -103,16 +105,6 @@ class Result:
         return rows
 
 
-PROVENANCE_KEY = "provenance"
-"""The key of a result's JSON that says how its inputs were read, when not as written."""
-
-
-def float_provenance(fields: tuple[str, ...] | list[str]) -> dict[str, object]:
-    """Returns the provenance record of a result whose `fields` were binary floats read by
-    their shortest round-trip decimal (floats="shortest")."""
-    return {"floats": "shortest", "fields_from_floats": list(dict.fromkeys(fields))}
-
-
 class Statute:
     """An encoded statute, parsed, checked and compiled once; evaluate as many scenarios as
     needed."""
@@ -125,11 +117,7 @@ class Statute:
         self._last_selection: tuple[dict[str, str], FastFunction | None, dict[str, str]] | None
         self._last_selection = None
         self._defaults = {rid: reading.default.name for rid, reading in statute.readings.items()}
-        self._table_inputs = tuple(
-            (name, declared.from_table.year)
-            for name, declared in statute.inputs.items()
-            if declared.from_table is not None
-        )
+        self._has_tables = any(d.from_table is not None for d in statute.inputs.values())
 
     def _selection(self, selected: dict[str, str]) -> tuple[FastFunction | None, dict[str, str]]:
         """Returns the fast function and the readings-used record of a selection; the last
@@ -213,8 +201,8 @@ class Statute:
             selected = dict(self._defaults)
         result = self.evaluate_inputs(inputs, selected, trace)
         if from_floats:
-            result.from_floats = tuple(dict.fromkeys(from_floats))
-        by_tables = derived_from_tables(self.ast, scenario) if self._table_inputs else []
+            result.from_floats = tuple(from_floats)  # each field is read once
+        by_tables = derived_from_tables(self.ast, scenario) if self._has_tables else []
         if by_tables or result.derived:
             result.derived = self._all_derived(result.derived, by_tables)
         if result.trace is not None:

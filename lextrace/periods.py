@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from .dsl import ast, checker
 from .dsl.errors import FieldProblem, ScenarioError
 from .dsl.reserved import READINGS_KEY, RESERVED_KEYS
-from .dsl.scenario import derived_from_tables, validate
+from .dsl.scenario import (
+    PROVENANCE_KEY,
+    derived_from_tables,
+    field_root,
+    float_provenance,
+    validate,
+)
 from .dsl.trace import display, json_value
 from .dsl.values import Value
 
@@ -113,12 +119,12 @@ def split(
             inputs = validate(statute, merged, source, floats, read_from_floats)
             if from_floats is not None:
                 from_floats.extend(
-                    f"{where}.{field}" if field.split(".")[0].split("[")[0] in own else field
+                    f"{where}.{field}" if field_root(field) in own else field
                     for field in read_from_floats
                 )
         except ScenarioError as error:
             for problem in error.problems:
-                head = problem.field.split(".")[0].split("[")[0]
+                head = field_root(problem.field)
                 if head in by_year:
                     continue
                 if head in shared and head not in own:
@@ -219,10 +225,7 @@ class PeriodResult:
             output[total.name] = json_value(self.total_type(total), self.totals[total.name])
         output[READINGS_KEY] = dict(self.readings)
         if self.from_floats:
-            output["provenance"] = {
-                "floats": "shortest",
-                "fields_from_floats": list(self.from_floats),
-            }
+            output[PROVENANCE_KEY] = float_provenance(self.from_floats)
         return output
 
     def total_type(self, total: ast.Total) -> ast.Type:
