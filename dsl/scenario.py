@@ -8,6 +8,7 @@ was given.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import difflib
 import json
@@ -834,6 +835,23 @@ def validate_fully(
         order = {name: index for index, name in enumerate(statute.inputs)}
         from_floats.extend(sorted(validator.from_floats, key=lambda path: order[field_root(path)]))
     return values
+
+
+def value_problems(
+    statute: ast.Statute, name: str, raw: object, source: str | None = None, floats: str = "refuse"
+) -> list[FieldProblem]:
+    """Returns the problems of one input's value read alone: its type and its literal bounds
+    (a value that other fields shadow must still be one the field can hold)."""
+    validator = _Validator(statute, source, floats)
+    declared = statute.inputs[name]
+    value = validator.convert(declared, raw)
+    if not validator.problems and value is not None and declared.type.kind != "list":
+        validator.check_field_bounds(
+            dataclasses.replace(declared, bounds=tuple(b for b in declared.bounds if not b.when)),
+            value,
+            name,
+        )
+    return validator.problems
 
 
 def derive(

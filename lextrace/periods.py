@@ -23,6 +23,7 @@ from .dsl.scenario import (
     field_root,
     float_provenance,
     validate,
+    value_problems,
 )
 from .dsl.trace import display, json_value
 from .dsl.values import Value
@@ -149,8 +150,28 @@ def split(
         found.append(
             Period(index, year, merged, inputs, tuple(derived_from_tables(statute, merged)))
         )
+    problems += _shadowed(statute, scenario, shared, source, floats)
     if problems:
         raise ScenarioError(problems, source)
+    return found
+
+
+def _shadowed(
+    statute: ast.Statute,
+    scenario: Mapping[str, object],
+    shared: Mapping[str, object],
+    source: str | None,
+    floats: str,
+) -> list[FieldProblem]:
+    """The problems of the top-level facts that every period gives again: never read in a
+    period, each must still be a value its field can hold."""
+    periods = statute.periods
+    assert periods is not None
+    own = [p for p in scenario[periods.name] if isinstance(p, Mapping)]  # type: ignore[attr-defined]
+    found: list[FieldProblem] = []
+    for key, value in shared.items():
+        if key in statute.inputs and own and all(key in period for period in own):
+            found += value_problems(statute, key, value, source, floats)
     return found
 
 

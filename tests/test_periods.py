@@ -195,6 +195,14 @@ def _bad(change: Any) -> dict[str, Any]:
         ),
         (lambda s: s.update(eligibility_period=[]), "expected a list of 1 to 10 periods"),
         (lambda s: s.update(tax_year=2024), "field 'tax_year': expected no tax_year"),
+        (
+            # A top-level fact every period gives again is never read, but still refused.
+            lambda s: [
+                s.update(small_business="yes"),
+                *(p.update(small_business=False) for p in s["eligibility_period"]),
+            ],
+            "field 'small_business': expected true or false, given \"yes\"",
+        ),
     ],
     ids=[
         "year-fact-on-top",
@@ -206,6 +214,7 @@ def _bad(change: Any) -> dict[str, Any]:
         "no-year",
         "empty",
         "year-on-top",
+        "shadowed-on-top",
     ],
 )
 def test_bad_periods_are_refused_at_their_path(
