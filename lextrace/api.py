@@ -19,6 +19,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import periods
 from .dsl import ast
@@ -154,6 +155,14 @@ class Statute:
                 )
             selected[reading_id] = option
         return selected
+
+    def schema(self, list_files: bool = True) -> dict[str, Any]:
+        """Returns the JSON Schema (draft 2020-12) of the encoding's scenario, generated from
+        its input declarations (numbers as int or Decimal; `lextrace.dsl.schema.schema_text`
+        writes it as JSON); with `list_files` False a list must be given inline."""
+        from .dsl.schema import scenario_schema
+
+        return scenario_schema(self.ast, list_files)
 
     def validate(
         self,

@@ -672,6 +672,22 @@ def fields(output_format: str, encoding: str | None) -> None:
         click.echo(f"    {field.description} [{', '.join(field.clauses)}]")
 
 
+@cli.command()
+@click.option(
+    "--inline-lists",
+    is_flag=True,
+    help="A list input must be given inline, not as the path of a CSV or Parquet file.",
+)
+@encoding_option("describe")
+def schema(inline_lists: bool, encoding: str | None) -> None:
+    """Print the JSON Schema (draft 2020-12) of the encoding's scenario: types, defaults,
+    bounds, enum members and conditional requirements, from its input declarations."""
+    from .dsl.schema import scenario_schema, schema_text
+
+    statute = _statute(encoding).ast
+    click.echo(schema_text(scenario_schema(statute, list_files=not inline_lists)))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns its exit code (`lextrace.exits`: 0 success, 1 a check
     failed, 2 bad input, 3 an internal error, 128+N stopped by signal N)."""
