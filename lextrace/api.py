@@ -7,7 +7,7 @@
 ...     "state_minimum_wage": "15.92", "distressed_municipality": True})
 >>> result.values["per_job_new"]                  # exact Fraction
 Fraction(2975, 1)
->>> result.to_json()["per_job_new"]               # rounded half-up to the cent
+>>> result.to_dict()["per_job_new"]               # rounded half-up to the cent
 '2975.00'
 """
 
@@ -41,6 +41,7 @@ from .dsl.scenario import (
 from .dsl.trace import Trace, display, json_value
 from .dsl.values import Derived, Value
 from .periods import PeriodResult
+from .serialised import Serialised
 from .statute import BUNDLED
 
 
@@ -49,7 +50,7 @@ class ReadingError(ValueError):
 
 
 @dataclass
-class Result:
+class Result(Serialised):
     """The exact result of one scenario: the result keys, the readings used, the trace."""
 
     statute: ast.Statute
@@ -65,8 +66,9 @@ class Result:
     def __getitem__(self, key: str) -> Value:
         return self.values[key]
 
-    def to_json(self, include_trace: bool | None = None) -> dict[str, object]:
-        """Returns the result as the JSON object of scenario-format.md.
+    def to_dict(self, include_trace: bool | None = None) -> dict[str, object]:
+        """Returns the result as the JSON object of scenario-format.md (`to_json_text` writes
+        it as JSON).
 
         Money is a decimal string rounded half-up to the cent (I20); `readings` names the
         readings used; `trace` (the derivation steps) is included when the result has one,

@@ -200,7 +200,7 @@ def evaluate(
     """Evaluate one SCENARIO (JSON, YAML or TOML; - for JSON on stdin)."""
     result, _ = _result(encoding, scenario, readings, trace=True)
     if output_format == "json":
-        click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        click.echo(result.to_json_text(indent=2))
     elif output_format == "markdown":
         click.echo(_markdown(result, scenario))
     else:
@@ -427,7 +427,7 @@ def _scalar_batch(
         inputs = statute.validate(data, where)
         row_readings = statute.readings_for(data, chosen, where)  # --reading and the row's pins
         result = statute.evaluate_inputs(inputs, row_readings, trace)
-        return json.dumps(result.to_json(), ensure_ascii=False)
+        return result.to_json_text()
 
     def results(lines: Iterator[tuple[int, bytes]]) -> Iterator[str]:
         nonlocal failures

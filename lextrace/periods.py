@@ -27,6 +27,7 @@ from .dsl.scenario import (
 )
 from .dsl.trace import display, json_value
 from .dsl.values import Value
+from .serialised import Serialised
 
 
 @dataclass
@@ -188,7 +189,7 @@ def _shown(value: object) -> str:
 
 
 @dataclass
-class PeriodResult:
+class PeriodResult(Serialised):
     """The result of a scenario of periods: each period's result, and the totals."""
 
     statute: ast.Statute
@@ -221,7 +222,7 @@ class PeriodResult:
         totals = {total.name for total in self.statute.totals}
         return tuple(name for name in self.statute.result_names if name not in totals)
 
-    def to_json(self, include_trace: bool | None = None) -> dict[str, object]:
+    def to_dict(self, include_trace: bool | None = None) -> dict[str, object]:
         """Returns `{"<periods>": [...], <totals>, "readings"}`: each period its year, its
         results (exact, money to the cent) and `derived`, the facts it took from a table;
         with its trace unless `include_trace` is False."""
@@ -230,7 +231,7 @@ class PeriodResult:
         by = statute.periods.by
         years: list[dict[str, object]] = []
         for period, result in zip(self.periods, self.results, strict=True):
-            own = result.to_json(include_trace)  # type: ignore[attr-defined]
+            own = result.to_dict(include_trace)  # type: ignore[attr-defined]
             entry: dict[str, object] = {by: period.year}
             entry.update({k: own[k] for k in self.period_keys})
             if period.derived:

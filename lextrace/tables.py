@@ -142,7 +142,7 @@ class Runner:
                 for name, cell in value_cells(ast_, outcome.values).items():
                     values[name][row] = cell
                 if outcome.readings != self.used:
-                    pinned[row] = json.dumps(outcome.to_json(), ensure_ascii=False) + "\n"
+                    pinned[row] = json.dumps(outcome.to_dict(), ensure_ascii=False) + "\n"
         return EvaluatedChunk(first_row, size, values, errors, pinned=pinned)
 
     def scalar(self, rows: Any, row: int) -> Result | ScenarioError | EvaluationError:

@@ -190,7 +190,7 @@ def _valid(row: dict) -> bool:
 def _expected_lines(rows: list[dict]) -> str:
     statute = _statute()
     return "".join(
-        json.dumps(statute.evaluate(row).to_json(include_trace=False), ensure_ascii=False) + "\n"
+        json.dumps(statute.evaluate(row).to_dict(include_trace=False), ensure_ascii=False) + "\n"
         for row in rows
     )
 

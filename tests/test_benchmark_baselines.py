@@ -55,7 +55,7 @@ def project(statute: Statute, rows: list[dict[str, Any]]) -> list[tuple[dict, di
     out = []
     for row in rows:
         result = statute.evaluate(row)
-        out.append((result.values, result.to_json()))
+        out.append((result.values, result.to_dict()))
     return out
 
 

@@ -104,8 +104,8 @@ def test_a_cached_statute_evaluates_like_a_parsed_one(cache_folder: Path) -> Non
     again = Statute(cached)
     for path in EXAMPLES.glob("*.json"):
         assert (
-            again.evaluate_file(path, trace=True).to_json()
-            == parsed.evaluate_file(path, trace=True).to_json()
+            again.evaluate_file(path, trace=True).to_dict()
+            == parsed.evaluate_file(path, trace=True).to_dict()
         )
 
 
@@ -163,7 +163,7 @@ def results_of(statute: object) -> list[object]:
 
     assert isinstance(statute, ast.Statute)
     compiled = Statute(statute)
-    return [compiled.evaluate_file(path).to_json() for path in ENTRY_EXAMPLES]
+    return [compiled.evaluate_file(path).to_dict() for path in ENTRY_EXAMPLES]
 
 
 @pytest.fixture(scope="module")

@@ -100,7 +100,7 @@ def test_dates_evaluate_and_explain_in_every_rendering() -> None:
     assert result.values["resided"] == dates.Duration(0, 1857)
     assert result.values["late"] is True
     assert result.values["admission_year"] == 2024
-    output = result.to_json()
+    output = result.to_dict()
     assert output["residence_complete"] == "2029-02-28"
     assert output["resided"] == {"months": 0, "days": 1857}
     text = result.explain()
@@ -149,7 +149,7 @@ def test_the_fast_path_and_the_columnar_batch_defer_dates(tmp_path: Path) -> Non
     assert main(["batch", str(population), "-e", str(RESIDENCE), "-o", str(output)]) == 0
     records = [json.loads(line) for line in output.read_text("utf-8").splitlines()]
     assert [r["late"] for r in records] == [False, True]
-    assert records[0] == statute.evaluate(rows[0]).to_json()
+    assert records[0] == statute.evaluate(rows[0]).to_dict()
 
 
 @pytest.mark.parametrize(

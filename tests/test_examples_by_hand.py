@@ -458,7 +458,7 @@ def test_evaluator_exact_values(statute: Any, name: str, i8: str) -> None:
 def test_evaluator_json_in_cents(statute: Any, name: str, i8: str) -> None:
     """to_json() shows every money key rounded half-up to the cent, and the I8 reading used."""
     expected = HAND[name](i8)
-    shown = evaluate(statute, load_example(name), i8).to_json()
+    shown = evaluate(statute, load_example(name), i8).to_dict()
     assert shown["area_tier"] == expected["area_tier"]
     for key in MONEY_KEYS:
         value = expected[key]
@@ -470,7 +470,7 @@ def test_evaluator_json_in_cents(statute: Any, name: str, i8: str) -> None:
 @pytest.mark.parametrize("name", sorted(LITERAL_JSON))
 def test_evaluator_literal_cents(statute: Any, name: str) -> None:
     """Some displayed amounts, stated literally."""
-    shown = evaluate(statute, load_example(name), "covered-jobs").to_json()
+    shown = evaluate(statute, load_example(name), "covered-jobs").to_dict()
     for key, text in LITERAL_JSON[name].items():
         assert shown[key] == text, f"{name} {key}"
 
@@ -485,15 +485,15 @@ def test_evaluator_business_wide_differs(statute: Any) -> None:
     assert wide.values["per_job_new"] == 6000
     assert wide.values["per_job_retained"] == 3000
     assert covered.values["per_job_new_labor_harmony"] == wide.values["per_job_new_labor_harmony"]
-    assert covered.to_json()["annual_credit"] == "3500000.00"
-    assert wide.to_json()["annual_credit"] == "3900000.00"
-    assert wide.to_json()["eligibility_period_total"] == "27300000.00"
+    assert covered.to_dict()["annual_credit"] == "3500000.00"
+    assert wide.to_dict()["annual_credit"] == "3900000.00"
+    assert wide.to_dict()["eligibility_period_total"] == "27300000.00"
 
 
 def test_evaluator_default_reading_is_covered_jobs(statute: Any) -> None:
     """Without a readings argument or a pinned reading, I8 is covered-jobs."""
     unpinned = evaluate(statute, load_example("labor-harmony-business-wide"), "covered-jobs")
-    shown = unpinned.to_json()
+    shown = unpinned.to_dict()
     assert shown["readings"]["I8"] == "covered-jobs"
     assert shown["per_job_new"] == "5000.00"
 
@@ -503,7 +503,7 @@ def test_the_labor_harmony_example_is_computed_under_the_reading_it_pins(statute
     argument), it gives the business-wide figures of the hand derivation."""
     scenario = load_example("labor-harmony-business-wide")
     assert scenario["readings"] == {"I8": "business-wide"}
-    shown = statute.evaluate(scenario).to_json()
+    shown = statute.evaluate(scenario).to_dict()
     assert shown["readings"]["I8"] == "business-wide"
     wide = hand_labor_harmony_business_wide("business-wide")
     for key in MONEY_KEYS:

@@ -166,7 +166,7 @@ def test_the_trace_cites_the_exception_that_applied_in_every_rendering() -> None
     assert "exception disabled_rate, priority 2, applies instead of Allowance Act s.4(a)" in text
     assert "band = low  [Allowance Act s.4(e)]" in text
     assert "no case applied" not in text
-    steps = {step["id"]: step for step in result.to_json()["trace"]}
+    steps = {step["id"]: step for step in result.to_dict()["trace"]}
     member = steps["member_allowance(as_student=false)"]
     assert member["exception"] == "disabled_rate"
     assert member["citation"] == "Allowance Act s.4(b)"
@@ -182,7 +182,7 @@ def test_the_trace_says_when_no_exception_applied() -> None:
     statute = load_statute(ALLOWANCE)
     result = statute.evaluate({"income": "25000", "student": True}, trace=True)
     assert result.trace is not None
-    steps = {step["id"]: step for step in result.to_json()["trace"]}
+    steps = {step["id"]: step for step in result.to_dict()["trace"]}
     member = steps["member_allowance(as_student=true)"]
     assert member["exception"] is None
     assert member["citation"] == "Allowance Act s.4(a)"

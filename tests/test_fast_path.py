@@ -71,7 +71,7 @@ def test_examples_agree_and_the_api_uses_the_fast_path(statute: Statute) -> None
         traced = statute.evaluate_file(path, trace=True)
         assert fast.trace is None and traced.trace is not None
         assert fast.values == traced.values, path.name
-        assert fast.to_json() == traced.to_json(include_trace=False)
+        assert fast.to_dict() == traced.to_dict(include_trace=False)
 
 
 def test_fractions_stay_exact_and_whole_values_become_integers(statute: Statute) -> None:

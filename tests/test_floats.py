@@ -68,10 +68,10 @@ def test_shortest_reads_each_float_as_its_decimal_and_agrees_with_the_exact_scen
     assert read.inputs["onsite_renewable_share"] == Fraction(1, 4)
     assert read.inputs["new_jobs"] == 300 and type(read.inputs["new_jobs"]) is int
     assert read.from_floats == tuple(f for f in STATUTE.ast.inputs if f in FLOAT_FIELDS)
-    provenance = read.to_json()["provenance"]
+    provenance = read.to_dict()["provenance"]
     assert provenance == {"floats": "shortest", "fields_from_floats": list(read.from_floats)}
-    assert "provenance" not in exact.to_json()
-    assert "provenance" not in STATUTE.evaluate(EXACT, floats="shortest").to_json()
+    assert "provenance" not in exact.to_dict()
+    assert "provenance" not in STATUTE.evaluate(EXACT, floats="shortest").to_dict()
 
 
 def test_shortest_is_the_round_trip_text_not_the_binary_value() -> None:
@@ -111,8 +111,8 @@ def test_a_period_scenario_names_the_floats_by_their_paths() -> None:
     job = spoiled["eligibility_period"][1]["full_time_jobs"][0]
     job["hourly_wage"] = float(job["hourly_wage"])
     read = STATUTE.evaluate(spoiled, floats="shortest")
-    assert read.to_json()["years"] == STATUTE.evaluate(scenario).to_json()["years"]
-    assert read.to_json()["provenance"]["fields_from_floats"] == [
+    assert read.to_dict()["years"] == STATUTE.evaluate(scenario).to_dict()["years"]
+    assert read.to_dict()["provenance"]["fields_from_floats"] == [
         "county_median_salary",
         "eligibility_period[1].full_time_jobs[0].hourly_wage",
     ]

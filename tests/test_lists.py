@@ -214,7 +214,7 @@ def test_the_trace_names_the_jobs_an_aggregate_rests_on(payroll) -> None:  # typ
     assert "count of jobs where kind = new or kind = retained = 4 (over 4 of 5 elements)" in text
     assert "met by: jobs[1] J-2" in text
     assert "jobs = 5 job elements  (input)" in text
-    steps = {step["id"]: step for step in result.to_json()["trace"]}
+    steps = {step["id"]: step for step in result.to_dict()["trace"]}
     (median,) = steps["median_salary"]["aggregates"]
     assert median["value"] == "46500.25"
     assert median["elements"] == 5 and median["covered"] == 4
@@ -381,7 +381,7 @@ def test_a_batch_of_payrolls_is_evaluated_row_by_row_with_the_same_results(
     records = [json.loads(line) for line in output.read_text("utf-8").splitlines()]
     assert records[2]["error"][0]["field"] == "jobs[0].annual_salary"
     for row, record in zip(rows[:2] + rows[3:], records[:2] + records[3:], strict=True):
-        expected = payroll.evaluate(row).to_json()
+        expected = payroll.evaluate(row).to_dict()
         assert record == expected
     assert records[3]["median_salary"] == "41000.50"
 

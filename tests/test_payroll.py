@@ -88,7 +88,7 @@ def counted(jobs: list[dict[str, Any]], i21: str = "mean-of-middle") -> dict[str
 
 def test_the_contract_example_derives_its_six_facts() -> None:
     result = load_statute().evaluate({**facts(), "full_time_jobs": contract_payroll()})
-    output = result.to_json(include_trace=False)
+    output = result.to_dict(include_trace=False)
     assert output["derived"] == {
         "new_jobs": 300,
         "retained_jobs": 100,
@@ -101,7 +101,7 @@ def test_the_contract_example_derives_its_six_facts() -> None:
     assert result.values == flat.values
     assert output["readings"]["I21"] == "mean-of-middle"
     assert output["readings"]["I22"] == "every-full-time-job"
-    assert "I21" not in flat.to_json()["readings"]  # a flat year derives nothing
+    assert "I21" not in flat.to_dict()["readings"]  # a flat year derives nothing
 
 
 def money(low: int, high: int) -> st.SearchStrategy[str]:
@@ -152,8 +152,8 @@ def test_the_lower_middle_reading_takes_the_lower_of_two_middle_salaries() -> No
     ]
     statute = load_statute()
     scenario = {**facts(), "full_time_jobs": jobs}
-    mean = statute.evaluate(scenario).to_json(include_trace=False)["derived"]
-    lower = statute.evaluate(scenario, {"I21": "lower-middle"}).to_json(include_trace=False)
+    mean = statute.evaluate(scenario).to_dict(include_trace=False)["derived"]
+    lower = statute.evaluate(scenario, {"I21": "lower-middle"}).to_dict(include_trace=False)
     assert mean["project_median_salary"] == "55000.00"
     assert lower["derived"]["project_median_salary"] == "50000.00"
 
@@ -273,7 +273,7 @@ def test_a_payroll_in_a_csv_or_parquet_file_gives_the_same_year(tmp_path: Path) 
         scenario.write_text(json.dumps({**facts(), "full_time_jobs": name}), encoding="utf-8")
         result = load_statute().evaluate_file(scenario)
         assert result.values == inline.values, name
-        assert result.to_json(include_trace=False)["derived"]["new_jobs"] == 300
+        assert result.to_dict(include_trace=False)["derived"]["new_jobs"] == 300
 
 
 def test_a_bad_payroll_file_is_named_with_its_row_and_column(
@@ -309,7 +309,7 @@ def test_a_period_takes_a_payroll_each_year(tmp_path: Path) -> None:
     scenario.pop("state_minimum_wage")
     result = load_statute().evaluate(scenario)
     assert isinstance(result, PeriodResult)
-    first, second = result.to_json(include_trace=False)["years"]
+    first, second = result.to_dict(include_trace=False)["years"]
     assert first["derived"]["new_jobs"] == 300
     assert first["derived"]["state_minimum_wage"] == "15.13"
     assert second["derived"]["lowest_full_time_hourly_wage"] == "18.00"

@@ -96,7 +96,7 @@ def test_the_period_result_has_the_contract_shape() -> None:
         [(2024, "distressed-manufacturer"), (2025, "incubator-training-startup")]
     )
     scenario["eligibility_period"][1]["state_minimum_wage"] = "15.60"
-    output = load_statute().evaluate(scenario).to_json(include_trace=False)
+    output = load_statute().evaluate(scenario).to_dict(include_trace=False)
     assert list(output) == ["years", "eligibility_period_total", "readings"]
     first, second = output["years"]
     assert next(iter(first)) == "tax_year" and first["tax_year"] == 2024
@@ -123,11 +123,11 @@ def test_a_year_outside_a_period_reads_the_table_and_keeps_the_flat_total() -> N
     scenario.pop("state_minimum_wage")
     scenario["tax_year"] = 2023
     result = load_statute().evaluate(scenario)
-    output = result.to_json(include_trace=False)
+    output = result.to_dict(include_trace=False)
     assert output["derived"] == {"state_minimum_wage": "14.13"}
     expected = oracle({**scenario, "state_minimum_wage": "14.13"})
     assert result.values["eligibility_period_total"] == expected["eligibility_period_total"]
-    assert "derived" not in load_statute().evaluate(flat("distressed-manufacturer")).to_json()
+    assert "derived" not in load_statute().evaluate(flat("distressed-manufacturer")).to_dict()
 
 
 def test_the_table_is_in_force_from_each_date_until_its_end() -> None:

@@ -280,13 +280,13 @@ def test_retained_is_exactly_half_of_new(statute: Any, scenario: dict[str, Any],
 @given(scenarios(), st.sampled_from(READINGS))
 @settings(max_examples=200, deadline=None)
 def test_no_float_anywhere(statute: Any, scenario: dict[str, Any], i8: str) -> None:
-    """I20: no binary float in result.values nor in result.to_json() (trace included), anywhere."""
+    """I20: no binary float in result.values nor in result.to_dict() (trace included), anywhere."""
     result = evaluate(statute, scenario, i8)
     assert find_floats(dict(result.values)) == []
-    shown = result.to_json()
+    shown = result.to_dict()
     assert find_floats(shown) == []
     readings = None if i8 == "covered-jobs" else {"I8": i8}
-    traced = statute.evaluate(scenario, readings=readings, trace=True).to_json()
+    traced = statute.evaluate(scenario, readings=readings, trace=True).to_dict()
     assert "trace" in traced
     assert find_floats(traced) == []
     assert {key: traced[key] for key in MONEY_KEYS} == {key: shown[key] for key in MONEY_KEYS}

@@ -139,7 +139,7 @@ def written_number(value: object, via_json: bool) -> Fraction | None:
 def check_accepted(result: Result, scenario: dict[str, Any], via_json: bool) -> None:
     """A result uses exactly what the scenario wrote, of the declared kind."""
     assert set(result.values) == set(STATUTE.ast.result_names)
-    result.to_json()  # what the CLI prints: must render whatever was accepted
+    result.to_dict()  # what the CLI prints: must render whatever was accepted
     for name, given_value in scenario.items():
         if name == READINGS_KEY:  # pinned readings (an example may pin one), used as pinned
             assert all(result.readings.get(r, o) == o for r, o in given_value.items())

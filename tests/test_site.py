@@ -82,7 +82,7 @@ def test_the_register_lists_the_examples_whose_trace_rests_on_each_reading(site:
     page = readings_page.page(site)
     used_by: dict[str, set[str]] = {}
     for example in site.examples:
-        output = example.result.to_json()
+        output = example.result.to_dict()
         # A scenario of periods has a trace for each period.
         traces = [output["trace"]] if "trace" in output else [y["trace"] for y in output["years"]]
         for trace in traces:

@@ -41,7 +41,7 @@ def test_golden_derivation(statute: Statute, name: str) -> None:
 def test_trace_steps_carry_citation_words_rule_and_inputs(statute: Statute) -> None:
     steps = {
         s["id"]: s
-        for s in statute.evaluate(example("distressed-manufacturer"), trace=True).to_json()["trace"]
+        for s in statute.evaluate(example("distressed-manufacturer"), trace=True).to_dict()["trace"]
     }
     base = steps["base_amount"]
     assert base["citation"] == "N.J.S.A. 34:1B-343(b)(3)"
@@ -63,7 +63,7 @@ def test_json_words_read_as_the_statute_reads_not_as_the_source_is_laid_out(
     statute: Statute,
 ) -> None:
     result = statute.evaluate(example("distressed-manufacturer"), trace=True)
-    steps = result.to_json()["trace"]
+    steps = result.to_dict()["trace"]
     words = [s["words"] for s in steps if s["words"]]
     assert words
     for text in words:
@@ -81,7 +81,7 @@ def test_json_words_read_as_the_statute_reads_not_as_the_source_is_laid_out(
 def test_bonus_that_did_not_apply_says_why(statute: Statute) -> None:
     steps = {
         s["id"]: s
-        for s in statute.evaluate(example("distressed-manufacturer"), trace=True).to_json()["trace"]
+        for s in statute.evaluate(example("distressed-manufacturer"), trace=True).to_dict()["trace"]
     }
     child_care = steps["child_care_bonus"]
     assert child_care["applied"] is False
@@ -97,7 +97,7 @@ def test_no_case_applied_lists_the_conditions(statute: Statute) -> None:
         "retained_jobs": 0,
         "labor_harmony_new_jobs": 0,
     }
-    steps = {s["id"]: s for s in statute.evaluate(scenario, trace=True).to_json()["trace"]}
+    steps = {s["id"]: s for s in statute.evaluate(scenario, trace=True).to_dict()["trace"]}
     why_not = steps["large_employer_bonus"]["why_not"]
     assert why_not.startswith(
         "no case applied: N.J.S.A. 34:1B-343(c)(1)(c)(i) needs new_jobs >= 251 and new_jobs <= 400"

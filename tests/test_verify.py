@@ -276,8 +276,8 @@ def test_diff_of_the_bundled_statute_and_the_keeping_amendment(statute: Statute)
         assert witness is not None and witness.get("small_business") is True
         old = statute.evaluate(witness, comparison.readings)
         new = amendment.evaluate(witness, comparison.readings)
-        assert old.to_json()[comparison.name] == comparison.old_value
-        assert new.to_json()[comparison.name] == comparison.new_value
+        assert old.to_dict()[comparison.name] == comparison.old_value
+        assert new.to_dict()[comparison.name] == comparison.new_value
         assert comparison.old_value != comparison.new_value
     per_job = comparisons["per_job_new"]
     rise = Fraction(per_job.new_value) - Fraction(per_job.old_value)

@@ -58,9 +58,9 @@ def main() -> None:
     """Prints each result's credit per new job and total, exact and to the cent."""
     one = from_python()
     per_job: Fraction | int | object = one["per_job_new"]
-    print("from Python:", per_job, one.to_json()["annual_credit"])
+    print("from Python:", per_job, one.to_dict()["annual_credit"])
     for result in from_pandas():
-        print("from pandas:", result.to_json()["annual_credit"], result.from_floats)
+        print("from pandas:", result.to_dict()["annual_credit"], result.from_floats)
 
 
 if __name__ == "__main__":
