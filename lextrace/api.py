@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -157,6 +157,25 @@ class Statute:
                 )
             selected[reading_id] = option
         return selected
+
+    def evaluate_many(
+        self,
+        rows: object,
+        readings: Mapping[str, str] | None = None,
+        *,
+        keep: Sequence[str] = (),
+        floats: str = "refuse",
+        output: str = "arrow",
+    ) -> Any:
+        """Returns the results of many scenarios as one Arrow table, in order, one row each:
+        the `keep` columns, every result (money decimal(38, 2) to the cent) and `error` (null,
+        or the row's refusal: a bad row is reported, never raised nor dropped). `rows` is an
+        iterable of scenario dicts, an Arrow table or record batch, or a pandas or polars
+        DataFrame (read through Arrow, on the columnar engine); `output` "pandas" or "polars"
+        returns a DataFrame. See `lextrace.many`."""
+        from .many import evaluate_many
+
+        return evaluate_many(self, rows, readings, keep, floats, output)
 
     def schema(self, list_files: bool = True) -> dict[str, Any]:
         """Returns the JSON Schema (draft 2020-12) of the encoding's scenario, generated from

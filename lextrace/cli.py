@@ -331,6 +331,15 @@ def _markdown(result: Any, scenario: str) -> str:
     default=None,
     help="Show a progress bar on standard error (default: when it is a terminal).",
 )
+@click.option(
+    "--floats",
+    type=click.Choice(["refuse", "shortest"]),
+    default="refuse",
+    show_default=True,
+    help="A Parquet column of binary floats for an amount: refuse it, or read each float by "
+    "its shortest round-trip decimal (recorded in the output). JSON and CSV numbers are read "
+    "exactly from their text either way.",
+)
 @common_options
 def batch(
     file: str,
@@ -342,6 +351,7 @@ def batch(
     strict: bool,
     engine: str,
     progress: bool | None,
+    floats: str,
     encoding: str | None,
     readings: tuple[str, ...],
 ) -> None:
@@ -383,6 +393,7 @@ def batch(
             progress,
             BadInput,
             keep,
+            floats,
         )
         if failures:
             raise BadInput(f"{failures} line{'s' if failures != 1 else ''} of {file} failed")

@@ -21,10 +21,9 @@ import pyarrow.compute as pc
 from .api import Statute
 from .batch_lines import error_record, record
 from .cli import atomic_file, error_problems
-from .columns import decimal_cents, json_lines
+from .columns import json_lines
 from .dsl.columnar import keep_freed_memory
-from .dsl.errors import ScenarioError
-from .dsl.values import exact_string
+from .result_tables import arrow_results, error_message, float_metadata
 from .tables import (
     CHUNK_ROWS,
     EvaluatedChunk,
@@ -50,6 +49,7 @@ def run(
     progress: bool | None,
     bad_input: Fail,
     keep: list[str] | None = None,
+    floats: str = "refuse",
 ) -> int:
     """Evaluates every scenario of `file`, one output record per line or row, with the
     fields of `keep` carried through first; returns how many rows failed. Raises `bad_input`
@@ -57,16 +57,25 @@ def run(
     keep_freed_memory()
     keep = keep or []
     runner = Runner(statute, selected, chosen)
+    runner.floats = floats
     readings = json.dumps({rid: selected[rid] for rid in statute.readings_used}, ensure_ascii=False)
     chunks = _chunks(runner, file, input_format, bad_input, keep)
     failures = 0
 
     def counted() -> Iterator[EvaluatedChunk]:
         nonlocal failures
+        noted = False
         for chunk in chunks:
+            if chunk.from_floats and not noted:
+                noted = True
+                click.echo(
+                    f"{file}: read by their shortest decimals (--floats shortest): "
+                    f"{', '.join(chunk.from_floats)}",
+                    err=True,
+                )
             for row in sorted(chunk.errors):
                 failures += 1
-                click.echo(_message(chunk.errors[row]), err=True)
+                click.echo(error_message(chunk.errors[row]), err=True)
                 if strict:
                     raise bad_input(f"stopped at {_where(chunk, row, file)} (--strict)")
             yield chunk
@@ -111,7 +120,7 @@ def _tasks(
     if input_format != "jsonl":
         if file == "-":
             raise bad_input(f"{input_format} input must be a file, not standard input")
-        yield from read_tasks(statute, file, input_format, keep=keep)
+        yield from read_tasks(statute, file, input_format, keep=keep, floats=runner.floats)
         return
     try:
         handle: IO[bytes] = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
@@ -216,7 +225,13 @@ def _write_table(
             writer = _writer(sink, table.schema, output_format)
         writer.write_table(table)
 
-    _one_at_a_time(partial(write, _arrow_results(statute, chunk, keep)) for chunk in chunks)
+    def results(chunk: EvaluatedChunk) -> pa.Table:
+        table = arrow_results(statute, chunk, keep)
+        if chunk.from_floats:
+            return table.replace_schema_metadata(float_metadata(chunk.from_floats))
+        return table
+
+    _one_at_a_time(partial(write, results(chunk)) for chunk in chunks)
     if writer is not None:
         writer.close()
 
@@ -248,73 +263,6 @@ def _writer(sink: Any, schema: pa.Schema, output_format: str) -> Any:
     import pyarrow.csv as pcsv
 
     return pcsv.CSVWriter(sink, schema)
-
-
-def _arrow_results(statute: Statute, chunk: EvaluatedChunk, keep: list[str]) -> pa.Table:
-    arrays: dict[str, pa.Array] = {name: _kept_column(chunk, name) for name in keep}
-    failed = np.zeros(chunk.size, dtype=bool)
-    failed[list(chunk.errors)] = True
-    for name in statute.ast.result_names:
-        kind = statute.ast.definitions[name].type.kind
-        column = chunk.values[name]
-        if kind == "money":
-            try:
-                cents = (
-                    np.array([0 if v is None else v for v in column], dtype=np.int64)
-                    if (chunk.errors or column.dtype == object)
-                    else np.asarray(column, dtype=np.int64)
-                )
-                arrays[name] = decimal_cents(cents, failed)
-            except OverflowError:  # beyond int64: through exact Decimals, as far as 38 digits
-                values = [None if v is None else Decimal(int(v)).scaleb(-2) for v in column]
-                arrays[name] = pa.array(values, type=pa.decimal128(38, 2))
-        elif kind == "enum":
-            names = pa.array(np.asarray(column, dtype=object).tolist(), type=pa.string())
-            arrays[name] = (
-                pc.if_else(pa.array(failed), pa.scalar(None, pa.string()), names)
-                if (chunk.errors)
-                else names
-            )
-        elif kind in ("number", "share"):
-            # Exact, as in JSON Lines: "3/20", "7" (a binary float could not hold them).
-            arrays[name] = pa.array(
-                [
-                    None if f or v is None else exact_string(v)
-                    for v, f in zip(column, failed, strict=True)
-                ],
-                type=pa.string(),
-            )
-        else:
-            arrays[name] = pa.array(
-                [None if f else v for v, f in zip(column, failed, strict=True)],
-                type=pa.bool_() if kind == "bool" else pa.int64(),
-            )
-    if chunk.errors:
-        messages = [None] * chunk.size
-        for row, error in chunk.errors.items():
-            messages[row] = _message(error)
-        arrays["error"] = pa.array(messages, type=pa.string())
-    else:
-        arrays["error"] = pa.nulls(chunk.size, pa.string())
-    return pa.table(arrays)
-
-
-def _kept_column(chunk: EvaluatedChunk, name: str) -> pa.Array:
-    """Returns a kept field as an output column: a table's as given; from JSON Lines, text (a
-    JSON string's own text, any other value's JSON text)."""
-    column = chunk.kept[name]
-    if not chunk.kept_json:
-        return column
-    texts = [
-        None if text is None else (json.loads(text) if text[:1] == '"' else text)
-        for text in column.to_pylist()
-    ]
-    return pa.array(texts, type=pa.string())
-
-
-def _message(error: Exception) -> str:
-    """Returns a row's error as the scalar path words it."""
-    return error.render() if isinstance(error, ScenarioError) else str(error)
 
 
 @contextmanager

@@ -50,6 +50,24 @@ class TableError(ValueError):
 
 
 # ---- Arrow arrays to input columns --------------------------------------------------------------
+def floats_as_text(
+    statute: ast.Statute, table: pa.Table | pa.RecordBatch
+) -> tuple[pa.Table | pa.RecordBatch, list[str]]:
+    """Returns the table with each float column of a numeric input written as its values'
+    shortest decimals (Arrow's cast writes the shortest text that reads back as the same
+    float, as Python's `repr` does), and the names of those columns, in order."""
+    names: list[str] = []
+    for index, field in enumerate(table.schema):
+        declared = statute.inputs.get(field.name)
+        if declared is None or not declared.type.is_numeric:
+            continue
+        if pa.types.is_floating(field.type):
+            text = table.column(index).cast(pa.string())
+            table = table.set_column(index, pa.field(field.name, pa.string()), text)
+            names.append(field.name)
+    return table, names
+
+
 def _filled(array: pa.Array, value: object) -> pa.Array:
     """Returns the array with nulls replaced by `value` (itself when it has none)."""
     return array if array.null_count == 0 else array.fill_null(value)
@@ -319,7 +337,8 @@ def _column(
     if pa.types.is_floating(arrow):
         raise TableError(
             f"column '{name}' holds binary floating-point numbers, which cannot be read exactly: "
-            "store it as decimal or as text"
+            "store it as decimal or as text, or read each float by its shortest decimal "
+            '(lextrace batch --floats shortest; floats="shortest" in Python)'
         )
     scale = scale_of(declared.type)
     if kind == "count":

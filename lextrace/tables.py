@@ -34,6 +34,7 @@ from .batch_lines import (
 from .columns import (
     TableError,
     check_bounds,
+    floats_as_text,
     input_columns,
     result_values,
     scalar_row,
@@ -44,7 +45,7 @@ from .dsl import ast
 from .dsl.columnar import Engine, Unsupported
 from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
-from .dsl.scenario import parse_text
+from .dsl.scenario import ExactNumber, parse_text
 
 CHUNK_ROWS = 65_536
 BLOCK_BYTES = 1 << 23
@@ -72,6 +73,8 @@ class EvaluatedChunk:
     kept_json: bool = False  # kept values are JSON texts (JSON Lines input), else Arrow values
     # Rows whose scenario pins other readings than the run's: row index -> its output line.
     pinned: dict[int, str] = field(default_factory=dict)
+    # The input columns of binary floats read by their shortest decimals (--floats shortest).
+    from_floats: tuple[str, ...] = ()
 
 
 class Runner:
@@ -98,6 +101,8 @@ class Runner:
             self.engine = None
         self.other_fields_allowed = False  # an impact run reads one table for two encodings
         self.slow: np.ndarray = np.zeros(0, dtype=bool)
+        # How the scalar path reads a binary float (dsl/scenario.py): "refuse" or "shortest".
+        self.floats = "refuse"
 
     def evaluate(
         self,
@@ -139,11 +144,15 @@ class Runner:
                     for name in ast_.result_names:
                         values[name][row] = None
                     continue
-                for name, cell in value_cells(ast_, outcome.values).items():
+                for name, cell in self.cells(outcome).items():
                     values[name][row] = cell
                 if outcome.readings != self.used:
                     pinned[row] = json.dumps(outcome.to_dict(), ensure_ascii=False) + "\n"
         return EvaluatedChunk(first_row, size, values, errors, pinned=pinned)
+
+    def cells(self, outcome: Result) -> dict[str, object]:
+        """Returns one scalar result as output cells (cents for money)."""
+        return value_cells(self.statute.ast, outcome.values)
 
     def scalar(self, rows: Any, row: int) -> Result | ScenarioError | EvaluationError:
         """Returns one row's result by the scalar path (under the readings it pins, if any),
@@ -152,7 +161,7 @@ class Runner:
             scenario, source = rows(row)
             # A scenario of periods is evaluated period by period by `evaluate`, not here:
             # the flat validation refuses it at its field.
-            inputs = self.statute.validate(scenario, source)
+            inputs = self.statute.validate(scenario, source, self.floats)
             selected = self.statute.readings_for(scenario, self.chosen, source)
             return self.statute.evaluate_inputs(inputs, selected)
         except (ScenarioError, EvaluationError) as error:
@@ -171,6 +180,7 @@ class Task(NamedTuple):
     lines: list[int] | None
     kept: dict[str, pa.Array]
     kept_json: bool = False
+    from_floats: tuple[str, ...] = ()
 
 
 def read_tasks(
@@ -179,6 +189,7 @@ def read_tasks(
     table_format: str,
     handle: IO[bytes] | None = None,
     keep: Sequence[str] = (),
+    floats: str = "refuse",
 ) -> Iterator[Task]:
     """Yields each chunk of a population file to evaluate, in order, one row per line (JSON
     Lines: blank lines and lines that are not UTF-8 included) or per row (a CSV row of the
@@ -206,14 +217,17 @@ def read_tasks(
             else pa.nulls(batch.num_rows, pa.string())
             for name in keep
         }
-        rows = table_rows(batch, source, first, text, errors, carried)
+        from_floats: list[str] = []
+        if floats == "shortest":
+            batch, from_floats = floats_as_text(statute, batch)
+        rows = table_rows(batch, source, first, text, errors, carried, from_floats)
         if carried:
             batch = batch.select([n for n in batch.schema.names if n not in carried])
         refused = None
         if errors:
             refused = np.zeros(batch.num_rows, dtype=bool)
             refused[list(errors)] = True
-        yield Task(batch, first, rows, refused, None, kept)
+        yield Task(batch, first, rows, refused, None, kept, False, tuple(from_floats))
         first += batch.num_rows
 
 
@@ -229,6 +243,7 @@ def evaluate_in_order(
     def evaluate(task: Task) -> EvaluatedChunk:
         chunk = runner.evaluate(task.table, task.first, task.rows, task.refused)
         chunk.lines, chunk.kept, chunk.kept_json = task.lines, task.kept, task.kept_json
+        chunk.from_floats = task.from_floats
         return chunk
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -750,10 +765,12 @@ def table_rows(
     statute: ast.Statute | None = None,
     errors: RowErrors | None = None,
     carried: Sequence[str] = (),
+    numbers_as_text: Sequence[str] = (),
 ) -> Any:
     """Returns the scalar-path reader of a batch's rows (CSV text typed by the declarations
-    when `statute` is given); a row in `errors` raises its error, and the `carried` columns
-    (kept, not declared) are left out of the scenario."""
+    when `statute` is given); a row in `errors` raises its error, the `carried` columns (kept,
+    not declared) are left out of the scenario, and the text of the `numbers_as_text` columns
+    (floats written as their shortest decimals) is read as numbers."""
 
     def row(index: int) -> tuple[object, str]:
         if errors and index in errors:
@@ -761,6 +778,9 @@ def table_rows(
         values = batch.slice(index, 1).to_pylist()[0]
         for name in carried:
             values.pop(name, None)
+        for name in numbers_as_text:
+            if isinstance(values.get(name), str):
+                values[name] = ExactNumber(values[name])
         scenario = scalar_row(values) if statute is None else text_row(statute, values)
         return scenario, f"{source}: row {first_row + index + 1}"
 
