@@ -267,3 +267,15 @@ def test_batch_reads_a_parquet_float_column_only_with_floats_shortest(tmp_path: 
             STATUTE.evaluate_many(pq.read_table(source), floats="shortest").schema.metadata
         )
     )
+
+
+def test_every_column_type_gives_the_scalar_paths_results() -> None:
+    from benchmarks.population import population, to_arrow
+    from benchmarks.run import column_variants
+
+    typed = to_arrow(population(2_000, seed=11))
+    for label, variant in {"typed": typed, **column_variants(typed)}.items():
+        columnar = STATUTE.evaluate_many(variant)
+        dicts = [{k: v for k, v in row.items() if v is not None} for row in variant.to_pylist()]
+        assert columnar.equals(STATUTE.evaluate_many(dicts)), label
+        assert columnar.column("error").null_count == variant.num_rows, label
