@@ -316,7 +316,12 @@ def _markdown(result: Any, scenario: str) -> str:
     metavar="FIELD[,FIELD]",
     help="Carry these input fields through unchanged, first in each output record (repeatable).",
 )
-@click.option("--trace", is_flag=True, help="Include each result's derivation (JSON Lines).")
+@click.option(
+    "--trace",
+    is_flag=True,
+    help="Include each result's derivation: in each JSON Lines record, or as a `trace` column "
+    "of JSON text in Parquet and CSV.",
+)
 @click.option("--strict", is_flag=True, help="Stop at the first bad line.")
 @click.option(
     "--engine",
@@ -378,7 +383,8 @@ def batch(
         keep = parse_keep(keep_values, statute.ast.result_names)
     except ValueError as error:
         raise BadInput(str(error)) from None
-    if not trace and engine == "columnar":
+    jsonl = source_format == "jsonl" and target_format == "jsonl"
+    if engine == "columnar" and not (trace and jsonl):
         from . import cli_batch
 
         failures = cli_batch.run(
@@ -394,12 +400,13 @@ def batch(
             BadInput,
             keep,
             floats,
+            trace,
         )
         if failures:
             raise BadInput(f"{failures} line{'s' if failures != 1 else ''} of {file} failed")
         return
-    if source_format != "jsonl" or target_format != "jsonl":
-        raise BadInput("--trace and --engine scalar read and write JSON Lines only")
+    if not jsonl:
+        raise BadInput("--engine scalar reads and writes JSON Lines only")
     failures = _scalar_batch(statute, chosen, file, output, keep, trace, strict)
     if failures:
         raise BadInput(f"{failures} line{'s' if failures != 1 else ''} of {file} failed")

@@ -50,6 +50,7 @@ def run(
     bad_input: Fail,
     keep: list[str] | None = None,
     floats: str = "refuse",
+    trace: bool = False,
 ) -> int:
     """Evaluates every scenario of `file`, one output record per line or row, with the
     fields of `keep` carried through first; returns how many rows failed. Raises `bad_input`
@@ -58,6 +59,7 @@ def run(
     keep = keep or []
     runner = Runner(statute, selected, chosen)
     runner.floats = floats
+    runner.trace = trace
     readings = json.dumps({rid: selected[rid] for rid in statute.readings_used}, ensure_ascii=False)
     chunks = _chunks(runner, file, input_format, bad_input, keep)
     failures = 0

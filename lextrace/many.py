@@ -115,7 +115,9 @@ def _arrow_chunks(
     first = 0
     for batch in table.to_batches(max_chunksize=CHUNK_ROWS):
         kept = {name: batch.column(name) for name in keep}
-        rows = table_rows(batch, "rows", first, carried=carried, numbers_as_text=from_floats)
+        rows = table_rows(
+            batch, "rows", first, statute, carried=carried, numbers_as_text=from_floats
+        )
         if carried:
             batch = batch.select([n for n in batch.schema.names if n not in carried])
         chunk = runner.evaluate(batch, first, rows)

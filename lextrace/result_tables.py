@@ -68,6 +68,9 @@ def arrow_results(statute: Statute, chunk: EvaluatedChunk, keep: list[str]) -> p
                 [None if f else v for v, f in zip(column, failed, strict=True)],
                 type=pa.bool_() if kind == "bool" else pa.int64(),
             )
+    if chunk.traces is not None:
+        traces = [chunk.traces.get(row) for row in range(chunk.size)]
+        arrays["trace"] = pa.array(traces, type=pa.string())
     if chunk.errors:
         messages = [None] * chunk.size
         for row, error in chunk.errors.items():

@@ -75,6 +75,8 @@ class EvaluatedChunk:
     pinned: dict[int, str] = field(default_factory=dict)
     # The input columns of binary floats read by their shortest decimals (--floats shortest).
     from_floats: tuple[str, ...] = ()
+    # With --trace: each row's derivation as JSON text (row index -> text), for a table output.
+    traces: dict[int, str] | None = None
 
 
 class Runner:
@@ -103,6 +105,8 @@ class Runner:
         self.slow: np.ndarray = np.zeros(0, dtype=bool)
         # How the scalar path reads a binary float (dsl/scenario.py): "refuse" or "shortest".
         self.floats = "refuse"
+        # Every row traced: each goes to the scalar path, which alone derives a trace.
+        self.trace = False
 
     def evaluate(
         self,
@@ -116,7 +120,7 @@ class Runner:
         the reader could not decode."""
         ast_ = self.statute.ast
         size = table.num_rows
-        if self.engine is None:
+        if self.engine is None or self.trace:
             slow = np.ones(size, dtype=bool)
             values: dict[str, Any] = {name: [None] * size for name in ast_.result_names}
         else:
@@ -133,6 +137,7 @@ class Runner:
         self.slow = slow
         errors: dict[int, ScenarioError | EvaluationError] = {}
         pinned: dict[int, str] = {}
+        traces: dict[int, str] | None = {} if self.trace else None
         slow_rows = np.flatnonzero(slow)
         if len(slow_rows):
             for name in ast_.result_names:
@@ -146,9 +151,11 @@ class Runner:
                     continue
                 for name, cell in self.cells(outcome).items():
                     values[name][row] = cell
-                if outcome.readings != self.used:
-                    pinned[row] = json.dumps(outcome.to_dict(), ensure_ascii=False) + "\n"
-        return EvaluatedChunk(first_row, size, values, errors, pinned=pinned)
+                if traces is not None and outcome.trace is not None:
+                    traces[row] = json.dumps(outcome.trace.to_json(), ensure_ascii=False)
+                if outcome.readings != self.used or traces is not None:
+                    pinned[row] = outcome.to_json_text() + "\n"
+        return EvaluatedChunk(first_row, size, values, errors, pinned=pinned, traces=traces)
 
     def cells(self, outcome: Result) -> dict[str, object]:
         """Returns one scalar result as output cells (cents for money)."""
@@ -163,7 +170,7 @@ class Runner:
             # the flat validation refuses it at its field.
             inputs = self.statute.validate(scenario, source, self.floats)
             selected = self.statute.readings_for(scenario, self.chosen, source)
-            return self.statute.evaluate_inputs(inputs, selected)
+            return self.statute.evaluate_inputs(inputs, selected, self.trace)
         except (ScenarioError, EvaluationError) as error:
             return error
 
@@ -208,7 +215,7 @@ def read_tasks(
             first += table.num_rows
         return
     first = 0
-    text = statute if table_format == "csv" else None
+    text = statute
     carried = [name for name in keep if name not in statute.inputs]
     for batch, errors in arrow_chunks(path, table_format, statute, keep=keep):
         kept = {
@@ -783,7 +790,8 @@ def table_rows(
         for name in numbers_as_text:
             if isinstance(values.get(name), str):
                 values[name] = ExactNumber(values[name])
-        scenario = scalar_row(values) if statute is None else text_row(statute, values)
+        # Text cells are read as a CSV's are, as the columnar path reads a text column.
+        scenario = scalar_row(values) if statute is None else text_row(statute, scalar_row(values))
         return scenario, f"{source}: row {first_row + index + 1}"
 
     return row

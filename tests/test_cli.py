@@ -95,6 +95,55 @@ def test_batch_trace_on_request() -> None:
     assert any(step["id"] == "gross_amount(covered=false)" for step in first["trace"])
 
 
+@pytest.mark.parametrize(
+    ("source_format", "target_format"),
+    [("jsonl", "parquet"), ("jsonl", "csv"), ("parquet", "jsonl"), ("csv", "parquet")],
+)
+def test_batch_trace_in_every_format_is_the_json_lines_trace(
+    tmp_path: Path, source_format: str, target_format: str
+) -> None:
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+    import pyarrow.parquet as pq
+
+    lines = (EXAMPLES / "batch.jsonl").read_text(encoding="utf-8").splitlines()
+    scenarios = [json.loads(line) for line in lines]
+    bad = {**scenarios[0], "new_jobs": -1}
+    traced = run("batch", str(EXAMPLES / "batch.jsonl"), "--trace")
+    expected = [json.loads(line) for line in traced.stdout.splitlines()]
+    source = tmp_path / f"in.{source_format}"
+    rows = [*scenarios, bad]
+    if source_format == "jsonl":
+        source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    else:
+        names = list(dict.fromkeys(k for r in rows for k in r if k != "readings"))
+        texts = {
+            n: [None if n not in r else json.dumps(r[n]).strip('"') for r in rows] for n in names
+        }
+        table = pa.table({n: pa.array(v, pa.string()) for n, v in texts.items()})
+        if source_format == "csv":
+            pcsv.write_csv(table, source)
+        else:
+            pq.write_table(table, source)
+    target = tmp_path / f"out.{target_format}"
+    completed = run("batch", str(source), "--trace", "-o", str(target))
+    assert completed.returncode == 2  # the bad row
+    assert "new_jobs" in completed.stderr
+    if target_format == "jsonl":
+        records = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
+        got = [r.get("trace") for r in records]
+        assert "error" in records[-1]
+    else:
+        read = pq.read_table(target) if target_format == "parquet" else pcsv.read_csv(target)
+        got = [json.loads(t) if t else None for t in read.column("trace").to_pylist()]
+        assert read.column("error").to_pylist()[-1] is not None
+    pinned = [i for i, r in enumerate(scenarios) if "readings" in r]
+    for index, record in enumerate(expected):
+        if index not in pinned or source_format == "jsonl":
+            assert got[index] == record["trace"], index
+    assert got[-1] is None
+
+
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
 def test_explain_gives_every_value_its_citation(path: Path) -> None:
     completed = run("explain", str(path))
