@@ -139,6 +139,7 @@ class LazyGroup(click.Group):
         "diff": "lextrace.cli_diff:diff",
         "mutants": "lextrace.cli_mutants:mutants",
         "impact": "lextrace.cli_impact:impact",
+        "review": "lextrace.cli_review:review",
         "init": "lextrace.cli_init:init",
         "site": "lextrace.cli_site:site",
         "test": "lextrace.cli_test:test_cases",

@@ -1,0 +1,128 @@
+"""`lextrace review` on real git history: a temporary repository holding the bundled statute,
+and one commit applying each amendment draft (statute/amendments/)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+
+ROOT = Path(__file__).resolve().parent.parent
+STATUTE = ROOT / "statute"
+DRAFTS = STATUTE / "amendments"
+ENCODING = "statute/nj-34-1b-343.lex"
+
+
+def git(repository: Path, *arguments: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(repository), *arguments],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+             "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org",
+             "HOME": str(repository), "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    return done.stdout
+
+
+def commit(repository: Path, source: Path, message: str) -> str:
+    """Copies an encoding and its official text into the repository and commits them."""
+    for suffix in (".lex", ".txt"):
+        shutil.copy(source / f"nj-34-1b-343{suffix}", repository / "statute")
+    git(repository, "add", "-A")
+    git(repository, "commit", "-q", "-m", message)
+    return git(repository, "rev-parse", "--short", "HEAD").strip()
+
+
+@pytest.fixture(scope="module")
+def repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """base: the bundled statute; then one commit per draft, each from the base."""
+    repo = tmp_path_factory.mktemp("repo")
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "statute").mkdir()
+    commit(repo, STATUTE, "the statute")
+    git(repo, "tag", "base")
+    for draft in ("small-business-750", "uncapped-port-bonus"):
+        git(repo, "checkout", "-q", "-b", draft, "base")
+        commit(repo, DRAFTS / draft, f"apply {draft}")
+    git(repo, "checkout", "-q", "-b", "broken", "base")
+    text = (STATUTE / "nj-34-1b-343.lex").read_text(encoding="utf-8")
+    changed = text.replace("$750", "$850", 1)
+    assert changed != text
+    (repo / ENCODING).write_text(changed, encoding="utf-8")
+    git(repo, "commit", "-q", "-am", "a number the words do not say")
+    git(repo, "checkout", "-q", "main")
+    return repo
+
+
+def review(repository: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "lextrace", "review", *arguments, "-e", ENCODING],
+        capture_output=True,
+        text=True,
+        cwd=repository,
+    )
+
+
+def test_a_draft_that_keeps_every_proof_passes_with_its_word_diff_and_witnesses(
+    repository: Path,
+) -> None:
+    done = review(repository, "base", "small-business-750", "--population",
+                  str(EXAMPLES / "batch.jsonl"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = done.stdout
+    assert "The review passes." in report
+    assert "- **(c)(1)(e)**:" in report and "~~$500~~" in report and "**$750**" in report
+    assert "| definition | `small_business_bonus` |" in report or "small_business" in report
+    assert "| `annual_credit` | different |" in report
+    assert "VIOLATED" not in report
+    assert "### Impact" in report and "| `annual_credit` |" in report
+
+
+def test_the_breaking_draft_fails_with_each_violation_and_its_counterexample(
+    repository: Path,
+) -> None:
+    done = review(repository, "base", "uncapped-port-bonus", "--format", "json")
+    assert done.returncode == 1, done.stderr
+    found = json.loads(done.stdout)
+    assert found["ok"] is False
+    assert [c["citation"] for c in found["diff"]["clauses"]] == ["(c)(1)(s)"]
+    violated = [c for c in found["verify"]["checks"] if c["status"] == "VIOLATED"]
+    assert violated and all(c.get("counterexample") for c in violated)
+    markdown = review(repository, "base", "uncapped-port-bonus").stdout
+    assert "The review **fails**." in markdown
+    assert "**VIOLATED** `allowance_at_most_1000(covered=false)`" in markdown
+    assert "<summary>counterexample scenario</summary>" in markdown
+    assert "The evaluator gives: `area_tier` =" in markdown
+
+
+def test_a_version_that_does_not_check_fails_at_its_line(repository: Path) -> None:
+    done = review(repository, "base", "broken")
+    assert done.returncode == 1
+    assert "### Check" in done.stdout
+    assert "nj-34-1b-343.lex:" in done.stdout and "850" in done.stdout
+    assert "the new version does not check" in done.stdout
+
+
+def test_the_working_tree_against_a_revision(repository: Path, tmp_path: Path) -> None:
+    work = tmp_path / "clone"
+    git(repository, "worktree", "add", "-q", str(work), "small-business-750")
+    done = review(work, "base")
+    assert done.returncode == 0, done.stderr
+    assert "→ the working tree" in done.stdout
+    same = review(work, "HEAD")
+    assert "No clause's words changed." in same.stdout and "No rule changed." in same.stdout
+
+
+def test_an_unknown_revision_or_file_is_bad_input(repository: Path) -> None:
+    done = review(repository, "no-such-revision")
+    assert done.returncode == 2
+    assert "no-such-revision" in done.stderr and "Traceback" not in done.stderr
+    outside = review(repository, "base", "--population", "missing.jsonl")
+    assert outside.returncode == 2
