@@ -50,7 +50,7 @@ CHANGE_DELAY = 0.3
 WORDS_SHOWN = 1200
 
 # A token of the language as names are found in it: statute words and comments (skipped), a
-# reading ID, a name. A name stands alone: not inside a reading option such as `covered-jobs`.
+# reading ID, a name. A name stands alone: not a part of a hyphenated reading option.
 _TOKEN = re.compile(
     r'"(?:[^"\\]|\\[\s\S])*"'
     r"|#[^\n]*"
