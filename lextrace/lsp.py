@@ -315,7 +315,7 @@ class DocumentIndex:
                     end,
                     description=reading.question,
                     clause=used[0] if used else None,
-                    extra=tuple(options),
+                    extra=("\n".join(options),),
                 ),
                 self.readings,
             )
@@ -420,6 +420,33 @@ class DocumentIndex:
                 ),
                 self.globals,
             )
+        for monotone in statute.monotones:
+            start, end = self._name_at(monotone.name, monotone.span.start)
+            self._add(
+                Symbol(
+                    "monotone",
+                    monotone.name,
+                    start,
+                    end,
+                    description=monotone.description,
+                    clause=monotone.clause,
+                ),
+                self.globals,
+            )
+        if statute.periods is not None:
+            periods = statute.periods
+            start, end = self._name_at(periods.name, periods.span.start)
+            self._add(
+                Symbol(
+                    "periods",
+                    periods.name,
+                    start,
+                    end,
+                    f"periods by {periods.by}, at most {periods.at_most}",
+                    periods.description,
+                ),
+                self.globals,
+            )
         self._enum_members()
 
     def _input_symbol(
@@ -502,13 +529,41 @@ class DocumentIndex:
         declared = self.declared_at.get(token.start)
         if declared is not None and declared.name == token.text:
             return declared
+        callee = self._callee(token)
         for param in self.params:
-            if param.name == token.text and any(a <= token.start < b for a, b in param.scopes):
+            if param.name != token.text:
+                continue
+            if callee is not None and param.owner == callee:
+                return param  # the name of a keyword argument: the called rule's parameter
+            if callee is None and any(a <= token.start < b for a, b in param.scopes):
                 return param
         if token.text in self.globals:
             return self.globals[token.text]
         fields = self.fields.get(token.text)
         return fields[0] if fields else None
+
+    def _callee(self, token: Token) -> str | None:
+        """Returns the rule called when `token` is the name of a keyword argument
+        (`rule(name: value)`), else None."""
+        after = self.source[token.end : token.end + 64].lstrip()
+        if not after.startswith(":"):
+            return None
+        depth, index = 0, token.start - 1
+        while index >= 0:
+            char = self.source[index]
+            if char == ")":
+                depth += 1
+            elif char == "(":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif char in ";{}" or (char == "," and depth < 0):
+                return None
+            index -= 1
+        if index < 0:
+            return None
+        before = self.token_at(len(self.source[:index].rstrip()))
+        return before.text if before is not None and before.text in self.globals else None
 
     def resolve(self, offset: int) -> tuple[Token, Symbol] | None:
         """Returns the token at an offset and the symbol it names."""

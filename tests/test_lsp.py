@@ -306,6 +306,21 @@ async def test_hover_gives_the_type_citation_and_words(
     )
     text = await hover_text(client, opened, lsp.Position(line=line, character=column))
     assert reading.question in text
+    # A parameter, at its declaration: its type and its rule.
+    owner = next(d for d in parsed.definitions.values() if d.params)
+    param = owner.params[0]
+    text = await hover_text(client, opened, position(param.span))
+    assert f"**parameter** `{param.name}`: `{param.type}`" in text and f"`{owner.name}`" in text
+    # An enum member, where its enum is declared.
+    enum = next(i for i in parsed.inputs.values() if i.type.kind == "enum")
+    member = enum.type.members[-1]
+    declared = parsed.source.index("enum", enum.span.start)
+    offset = re.compile(rf"\b{member}\b").search(parsed.source, declared)
+    assert offset is not None
+    row = parsed.source.count("\n", 0, offset.start())
+    column = offset.start() - parsed.source.rfind("\n", 0, offset.start()) - 1
+    text = await hover_text(client, opened, lsp.Position(line=row, character=column))
+    assert f"**enum member** `{member}`" in text and f"`{enum.name}`" in text
 
 
 @ON_MODULE_LOOP
