@@ -1,8 +1,9 @@
 """`lextrace lsp`: the language server for encodings, over standard input and output (imported
 only when it runs; the server itself is `lextrace.lsp`, which needs the `lsp` extra).
 
-Exit codes: 0 when the client ended the session; 2 when the `lsp` extra is not installed or the
-command is misused.
+Exit codes: 0 when the client ended the session (asking the server to shut down first, as the
+protocol has it; 1 when it did not); 2 when the `lsp` extra is not installed or the command is
+misused.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ def lsp(stdio: bool) -> None:
     diagnostics as you type (those of `check`), hover, go to definition, references,
     completion and the clause outline. Needs the lsp extra: pip install 'lextrace[lsp]'.
 
-    Exit 0 when the client ends the session, 2 when the lsp extra is missing.
+    Exit 0 when the client ends the session (1 when it exits without a shutdown request), 2 when
+    the lsp extra is missing.
     """
     from .cli import BadInput
 
@@ -38,4 +40,6 @@ def lsp(stdio: bool) -> None:
         )
     from .lsp import serve
 
-    serve()
+    code = serve()
+    if code:
+        raise click.exceptions.Exit(code)

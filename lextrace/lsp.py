@@ -21,7 +21,9 @@ import asyncio
 import bisect
 import concurrent.futures
 import functools
+import os
 import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -922,6 +924,22 @@ def make_server() -> LextraceServer:
     return server
 
 
-def serve() -> None:
-    """Runs the language server over standard input and output until the client exits."""
-    make_server().start_io()
+def serve() -> int:
+    """Runs the language server over standard input and output until the client exits; returns
+    the exit code the protocol gives: 0 when the client asked the server to shut down first, 1
+    when it did not.
+
+    The server writes to a copy of standard output, which it closes when it stops, and
+    `sys.stdout` is standard error meanwhile, so that nothing printed can corrupt the protocol.
+    """
+    server = make_server()
+    output = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    saved = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        server.start_io(sys.stdin.buffer, output)
+    finally:
+        sys.stdout = saved
+        if not output.closed:
+            output.close()
+    return 0 if getattr(server.protocol, "_shutdown", False) else 1

@@ -5,8 +5,10 @@ definitions, references, completion and outline to the encoding as the loader pa
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import shutil
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -420,3 +422,27 @@ def test_lsp_without_its_extra_says_so(
     err = capsys.readouterr().err
     assert "pip install 'lextrace[lsp]'" in err
     assert "Traceback" not in err
+
+
+def _message(payload: dict[str, object]) -> bytes:
+    body = json.dumps(payload).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+@pytest.mark.parametrize(("shutdown", "code"), [(True, exits.OK), (False, 1)])
+def test_the_server_exits_as_the_protocol_says(shutdown: bool, code: int) -> None:
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        *([{"jsonrpc": "2.0", "id": 2, "method": "shutdown"}] if shutdown else []),
+        {"jsonrpc": "2.0", "method": "exit"},
+    ]
+    completed = subprocess.run(
+        [sys.executable, "-m", "lextrace", "lsp", "--stdio"],
+        input=b"".join(_message(m) for m in messages),
+        capture_output=True,
+        timeout=60,
+    )
+    assert completed.returncode == code, completed.stderr
+    assert b'"capabilities"' in completed.stdout
+    assert b"Traceback" not in completed.stderr and b"internal error" not in completed.stderr
