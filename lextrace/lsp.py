@@ -97,6 +97,11 @@ class Lines:
         end = self.starts[line + 1] - 1 if line + 1 < len(self.starts) else len(self.text)
         return self.text[self.starts[line] : end]
 
+    def line_end(self, offset: int) -> int:
+        """Returns the offset of the end of the line holding `offset` (before its newline)."""
+        line = bisect.bisect_right(self.starts, offset) - 1
+        return self.starts[line] + len(self.line_text(line))
+
     def position(self, offset: int) -> lsp.Position:
         """Returns the LSP position of an offset."""
         offset = max(0, min(offset, len(self.text)))
@@ -156,9 +161,7 @@ def lsp_diagnostics(
             message = f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}: {message}"
         else:
             start = lines.line_column_offset(diagnostic.line, diagnostic.column)
-            line_end = lines.starts[bisect.bisect_right(lines.starts, start) - 1] + len(
-                lines.line_text(bisect.bisect_right(lines.starts, start) - 1)
-            )
+            line_end = lines.line_end(start)
             if diagnostic.width > 1:
                 end = min(start + diagnostic.width, line_end)
             else:
@@ -641,21 +644,12 @@ class DocumentIndex:
         for item in clause.items:
             if isinstance(item, ast.Clause):
                 children.append(self._clause(item, statute))
-            elif isinstance(item, (ast.Rule, ast.Cases, ast.ExceptionRule, ast.Invariant)):
-                symbol = self.declared_at.get(
-                    item.name_span.start
-                    if not isinstance(item, ast.Invariant)
-                    else self._name_at(item.name, item.span.start)[0]
-                )
+            elif isinstance(
+                item, ast.Rule | ast.Cases | ast.ExceptionRule | ast.Invariant | ast.Monotone
+            ):
+                symbol = self.declared_at.get(self._name_at(item.name, item.span.start)[0])
                 if symbol is not None:
-                    kind = (
-                        lsp.SymbolKind.Event
-                        if isinstance(item, ast.ExceptionRule)
-                        else lsp.SymbolKind.Boolean
-                        if isinstance(item, ast.Invariant)
-                        else lsp.SymbolKind.Function
-                    )
-                    children.append(self._symbol(symbol, kind))
+                    children.append(self._symbol(symbol, _OUTLINED[type(item)]))
         whole = self.lines.range(clause.span.start, clause.span.end)
         label_end = clause.span.start + max(1, len(clause.label))
         return lsp.DocumentSymbol(
@@ -705,6 +699,16 @@ class DocumentIndex:
         for word in keywords():
             add(word, lsp.CompletionItemKind.Keyword, "keyword")
         return items
+
+
+# The definitions a clause's outline lists, and their kinds of symbol.
+_OUTLINED: dict[type, lsp.SymbolKind] = {
+    ast.Rule: lsp.SymbolKind.Function,
+    ast.Cases: lsp.SymbolKind.Function,
+    ast.ExceptionRule: lsp.SymbolKind.Event,
+    ast.Invariant: lsp.SymbolKind.Boolean,
+    ast.Monotone: lsp.SymbolKind.Boolean,
+}
 
 
 def _signature(definition: ast.Rule | ast.Cases) -> str:
