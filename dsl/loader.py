@@ -78,8 +78,21 @@ def analyse(path: str | Path, official: str | Path | None = None) -> Analysis:
     return _analyse(path, data, source, Path(official) if official else None)
 
 
-def _analyse(path: Path, data: bytes, source: str, official: Path | None) -> Analysis:
-    """Returns the analysis of the encoding at `path` read as `data` (its text `source`)."""
+def analyse_text(path: str | Path, source: str, official: str | Path | None = None) -> Analysis:
+    """Returns the analysis of `source` as the text of the encoding at `path` (an editor's
+    unsaved buffer, say): the same checks as `analyse`, the official text read from disk
+    beside `path` (or `official`). Nothing is read from `path` itself and nothing is stored in
+    the parse cache."""
+    data = source.encode("utf-8")
+    text = cache.source_text(data)
+    return _analyse(Path(path), data, text, Path(official) if official else None, False)
+
+
+def _analyse(
+    path: Path, data: bytes, source: str, official: Path | None, store: bool = True
+) -> Analysis:
+    """Returns the analysis of the encoding at `path` read as `data` (its text `source`);
+    `store` says whether a usable result goes into the parse cache."""
     # Imported here: a statute read back from the parse cache needs neither the parser (and
     # Lark) nor the checks.
     from .checker import check_statute
@@ -118,7 +131,8 @@ def _analyse(path: Path, data: bytes, source: str, official: Path | None) -> Ana
         return Analysis(str(path), source, statute, diagnostics, str(official_path))
     diagnostics += check_fidelity(statute, official_text, str(official_path))
     analysis = Analysis(str(path), source, statute, diagnostics, str(official_path))
-    if not analysis.errors and statute.official and same_file(official_path, own_official):
+    usable = not analysis.errors and statute.official
+    if store and usable and same_file(official_path, own_official):
         cache.store(path, data, statute, statute.official, official_data)
     return analysis
 

@@ -1,5 +1,5 @@
 """The `lextrace` command: evaluate, explain, batch, check, fields, verify (and, loaded only
-when they run, diff, impact, init, mutants, site, test).
+when they run, diff, impact, init, lsp, mutants, site, test).
 
 Every command that reads one encoding takes it as `--encoding FILE` (default: the environment
 variable LEXTRACE_ENCODING, else the bundled statute). The exit codes are those of
@@ -141,6 +141,7 @@ class LazyGroup(click.Group):
         "impact": "lextrace.cli_impact:impact",
         "review": "lextrace.cli_review:review",
         "init": "lextrace.cli_init:init",
+        "lsp": "lextrace.cli_lsp:lsp",
         "site": "lextrace.cli_site:site",
         "test": "lextrace.cli_test:test_cases",
     }

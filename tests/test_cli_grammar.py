@@ -107,6 +107,9 @@ EXPECTED_CODES = [
     (["impact", KEEPS_INVARIANTS, KEEPS_INVARIANTS, "no-such.jsonl"], exits.BAD_INPUT),
     (["init", str(FRINGE_TEXT), "--name", "26 U.S.C.", "-o", "fringe.lex"], exits.OK),
     (["init", "no-such-text.txt", "--name", "26 U.S.C.", "-o", "fringe.lex"], exits.BAD_INPUT),
+    # The server waits on standard input for its client: only its misuse is run here (it is
+    # driven over stdio by tests/test_lsp.py).
+    (["lsp", "--no-such-option"], exits.BAD_INPUT),
     (["mutants", "--limit", "1"], exits.OK),
     (["mutants", "--jobs", "0"], exits.BAD_INPUT),
     (["test", CASES], exits.OK),
