@@ -30,7 +30,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from .dsl.errors import FieldProblem, ScenarioError
+from .dsl.errors import ScenarioError
 from .dsl.scenario import MAX_SCENARIO_BYTES, inline_lists_only, parse_bytes
 
 if TYPE_CHECKING:
@@ -150,26 +150,14 @@ def _width(request: Request) -> int:
     return int(value)
 
 
-def _scenario(raw: bytes) -> dict[str, Any]:
-    """The scenario object a body holds, numbers exact; raises Refused: 400 for a body that is
-    not a JSON document, 422 for one that is not a scenario object."""
+def _scenario(raw: bytes) -> Any:
+    """The document a body holds, numbers exact; raises Refused (400) for a body that is not a
+    JSON document. Whether it is a scenario is for the statute to say (422)."""
     try:
-        data = parse_bytes(raw, "json", SOURCE, "empty input")
+        return parse_bytes(raw, "json", SOURCE, "empty input")
     except ScenarioError as error:
         status = 400 if all(p.field == "<file>" for p in error.problems) else 422
         raise Refused(status, problems_of(error)) from None
-    if not isinstance(data, dict):
-        error = ScenarioError(
-            [FieldProblem("<scenario>", "a JSON object of fields", _shown(data))], SOURCE
-        )
-        raise Refused(422, problems_of(error))
-    return data
-
-
-def _shown(value: object) -> str:
-    if isinstance(value, list):
-        return f"a list of {len(value)}"
-    return "nothing" if value is None else repr(value)
 
 
 def _evaluate(
@@ -242,7 +230,8 @@ def create_app(statutes: dict[str, Statute], limits: Limits | None = None) -> St
 
     async def guarded(request: Request, answer: Any) -> Response:
         try:
-            return await answer(request)
+            response: Response = await answer(request)
+            return response
         except Refused as refused:
             return _json(refused.body, refused.status)
         except Exception:
@@ -299,7 +288,8 @@ def create_app(statutes: dict[str, Statute], limits: Limits | None = None) -> St
                     result = _evaluate(statute, data, chosen, True)
                     return {"explanation": result.explain(width=width), "result": result.to_dict()}
 
-                return await in_thread(run)
+                found: dict[str, object] = await in_thread(run)
+                return found
 
             return _json(await within_time(request, limits.max_body, work))
 
@@ -441,7 +431,7 @@ def _error_schema() -> dict[str, object]:
     }
 
 
-def _errors(*codes: int) -> dict[str, object]:
+def _errors(*codes: int) -> dict[str, dict[str, Any]]:
     said = {
         400: "the body is not a JSON document (the parse error, with its line and column)",
         404: "an unknown statute (the ids served are listed)",
@@ -503,16 +493,16 @@ def openapi(statutes: Mapping[str, Statute], limits: Limits | None = None) -> di
         "numbers are read exactly from their text; a list is given inline, never as a file",
         "content": {"application/json": {"schema": {"$ref": "/v1/schema"}}},
     }
-    result = {
+    result: dict[str, Any] = {
         "description": "the result, as `lextrace evaluate --format json` prints it: each result "
         "key (money a decimal string to the cent), `readings`, and `trace` when asked for",
         "content": {"application/json": {"schema": {"type": "object"}}},
     }
 
-    def got(description: str, media: str = "application/json") -> dict[str, object]:
+    def got(description: str, media: str = "application/json") -> dict[str, dict[str, Any]]:
         return {"200": {"description": description, "content": {media: {"schema": {}}}}}
 
-    paths: dict[str, object] = {
+    paths: dict[str, Any] = {
         "/v1/evaluate": {
             "post": {
                 "summary": "Evaluate one scenario",
