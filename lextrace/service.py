@@ -128,7 +128,9 @@ def _readings(request: Request) -> dict[str, str]:
         if not sep or not reading_id.strip() or not option.strip():
             raise Refused(
                 422,
-                _problem("reading", "ID=OPTION such as I8=business-wide", repr(value)),
+                _problem(
+                    "reading", "ID=OPTION: a reading's id and one of its options", repr(value)
+                ),
             )
         chosen[reading_id.strip()] = option.strip()
     return chosen
@@ -468,7 +470,8 @@ def openapi(statutes: Mapping[str, Statute], limits: Limits | None = None) -> di
         "name": "reading",
         "in": "query",
         "required": False,
-        "description": "select a reading, ID=OPTION such as I8=business-wide (repeatable)",
+        "description": "select a reading: ID=OPTION, a reading's id and one of its options "
+        "(repeatable; `/v1/statutes` lists them)",
         "schema": {"type": "array", "items": {"type": "string"}},
         "style": "form",
         "explode": True,

@@ -485,3 +485,34 @@ def test_serve_refuses_two_encodings_of_one_id() -> None:
     code, _, err = cli("serve", "-e", str(NJ), "-e", str(NJ))
     assert code == 2
     assert "served as 'nj-34-1b-343'" in err
+
+
+def test_the_command_serves_its_encodings_until_stopped() -> None:
+    import signal
+    import subprocess
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "lextrace", "serve", "--port", str(port), "-e", str(NJ)]
+    server = subprocess.Popen(
+        [*command, "-e", str(NSW), "--no-access-log"], stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+                break
+            except httpx.HTTPError:
+                assert server.poll() is None and time.monotonic() < deadline
+                time.sleep(0.1)
+        assert health.json() == {"status": "ok", "statutes": ["nj-34-1b-343", NSW_ID]}
+        answer = httpx.post(f"http://127.0.0.1:{port}/v1/evaluate", content=EXAMPLE.read_bytes())
+        assert answer.status_code == 200
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, err = server.communicate(timeout=30)
+    assert server.returncode == 128 + signal.SIGTERM
+    assert "Traceback" not in err
+    assert f"serving nj-34-1b-343, {NSW_ID} on http://127.0.0.1:{port}" in err
