@@ -8,6 +8,8 @@ was given.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import datetime
 import difflib
@@ -16,7 +18,7 @@ import numbers
 import re
 import sys
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
@@ -44,6 +46,25 @@ _FRACTION = re.compile(r"\s*([+-]?\d+)\s*/\s*(\d+)\s*")
 
 
 _NUMERIC = ("count", "number", "share", "money")
+
+
+# True while scenarios are read for someone who may not name files here (`lextrace serve`): a list
+# input given as a path is then refused, never read.
+_INLINE_LISTS_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "inline_lists_only", default=False
+)
+
+
+@contextlib.contextmanager
+def inline_lists_only() -> Iterator[None]:
+    """Within this block, a list input given as a string (the path of a CSV or Parquet file) is
+    refused as a problem of its field, and no file is read: for scenarios that come from a
+    network request, whose sender may not make the reader open files."""
+    token = _INLINE_LISTS_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _INLINE_LISTS_ONLY.reset(token)
 
 
 class ExactNumber(str):
@@ -469,6 +490,14 @@ class _Validator:
                 self.problem(name, f"a list of {record.name} objects", raw)
             return None
         located: Callable[[int], str] | None = None
+        if isinstance(raw, str) and not isinstance(raw, ExactNumber) and _INLINE_LISTS_ONLY.get():
+            self.problem(
+                name,
+                f"a list of {record.name} objects given inline",
+                raw,
+                "a file is not read here: give the list itself",
+            )
+            return None
         if isinstance(raw, str) and not isinstance(raw, ExactNumber):
             try:
                 raw, located = list_files.read(

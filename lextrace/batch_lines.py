@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from .dsl.errors import FieldProblem, ScenarioError
 
@@ -149,3 +150,36 @@ def record(kept: Sequence[str | None], names: Sequence[str], body: str) -> str:
 def error_record(number: int, problems: list[dict[str, str]]) -> str:
     """Returns the error object of a line that failed (without the kept fields)."""
     return json.dumps({"line": number, "error": problems})
+
+
+def evaluate_line(
+    statute: Any,
+    chosen: Mapping[str, str],
+    where: str,
+    number: int,
+    raw: bytes,
+    trace: bool = False,
+    carried: Sequence[str] = (),
+) -> str:
+    """Returns the result record (JSON text, one line) of line `number` of a JSON Lines batch,
+    read from its bytes `raw` (without its newline) and evaluated by `statute` (a
+    `lextrace.api.Statute`) under `chosen` and the readings the line pins; the fields `carried`
+    are dropped before it is read. Raises ScenarioError for a line that cannot be read or is
+    not a valid scenario (`where` names it), ReadingError and EvaluationError as `evaluate`."""
+    from .dsl.scenario import parse_text
+
+    if not raw.strip():
+        raise blank_line(where)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise not_utf8(where, error) from None
+    data = parse_text(text.rstrip("\r\n"), "json", where, first_line=number)
+    if carried and isinstance(data, dict):
+        data = {k: v for k, v in data.items() if k not in carried}
+    inputs = statute.validate(data, where)
+    row_readings = statute.readings_for(data, chosen, where)  # the selection and the row's pins
+    result = statute.evaluate_inputs(inputs, row_readings, trace)
+    text = result.to_json_text()
+    assert isinstance(text, str)
+    return text

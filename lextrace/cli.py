@@ -1,5 +1,5 @@
 """The `lextrace` command: evaluate, explain, batch, check, fields, verify (and, loaded only
-when they run, diff, impact, init, lsp, mutants, site, test).
+when they run, diff, impact, init, lsp, mutants, review, serve, site, test).
 
 Every command that reads one encoding takes it as `--encoding FILE` (default: the environment
 variable LEXTRACE_ENCODING, else the bundled statute). The exit codes are those of
@@ -142,6 +142,7 @@ class LazyGroup(click.Group):
         "review": "lextrace.cli_review:review",
         "init": "lextrace.cli_init:init",
         "lsp": "lextrace.cli_lsp:lsp",
+        "serve": "lextrace.cli_serve:serve",
         "site": "lextrace.cli_site:site",
         "test": "lextrace.cli_test:test_cases",
     }
@@ -426,28 +427,14 @@ def _scalar_batch(
     """Evaluates a JSON Lines file one line at a time (the reference for the columnar path),
     each line under `chosen` (--reading) and the readings it pins; writes one record per line
     and returns how many failed."""
-    from .batch_lines import blank_line, error_record, kept_of_line, not_utf8, record
-    from .dsl.scenario import parse_text
+    from .batch_lines import error_record, evaluate_line, kept_of_line, record
 
     failures = 0
     carried = [name for name in keep if name not in statute.ast.inputs]
     source = "<stdin>" if file == "-" else file
 
     def evaluated(number: int, raw: bytes) -> str:
-        where = f"{source}:{number}"
-        if not raw.strip():
-            raise blank_line(where)
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise not_utf8(where, error) from None
-        data = parse_text(text.rstrip("\r\n"), "json", where, first_line=number)
-        if carried and isinstance(data, dict):
-            data = {k: v for k, v in data.items() if k not in carried}
-        inputs = statute.validate(data, where)
-        row_readings = statute.readings_for(data, chosen, where)  # --reading and the row's pins
-        result = statute.evaluate_inputs(inputs, row_readings, trace)
-        return result.to_json_text()
+        return evaluate_line(statute, chosen, f"{source}:{number}", number, raw, trace, carried)
 
     def results(lines: Iterator[tuple[int, bytes]]) -> Iterator[str]:
         nonlocal failures

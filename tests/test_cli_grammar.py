@@ -115,6 +115,10 @@ EXPECTED_CODES = [
     (["test", CASES], exits.OK),
     (["test", CASES, "--encoding", KEEPS_INVARIANTS], exits.FAILED),  # its small-business bonus
     (["test", "no-such.cases.yaml"], exits.BAD_INPUT),
+    # `serve` runs until stopped: only the refusals made before it listens.
+    (["serve", "--port", "notanumber"], exits.BAD_INPUT),
+    (["serve", "--encoding", "no/such.lex"], exits.BAD_INPUT),
+    (["serve", "--timeout", "0"], exits.BAD_INPUT),
     (["site", "-e", str(OTHER_STATUTES / "ratio.lex"), "-o", "{tmp}/site"], exits.OK),
     (["site", "-e", "no-such.lex", "-o", "{tmp}/site"], exits.BAD_INPUT),
     (["no-such-command"], exits.BAD_INPUT),
