@@ -304,6 +304,29 @@ class DocumentIndex:
         if table is not None:
             table.setdefault(symbol.name, symbol)
 
+    def _add_params(
+        self,
+        params: Iterable[ast.Param],
+        clause: ast.Clause,
+        owner: str,
+        scopes: Iterable[tuple[int, int]],
+    ) -> None:
+        """Adds the parameters of a definition or invariant, each visible in its `scopes`."""
+        for param in params:
+            start, end = self._name_at(param.name, param.span.start)
+            symbol = Symbol(
+                "parameter",
+                param.name,
+                start,
+                end,
+                str(param.type),
+                clause=clause,
+                owner=owner,
+                scopes=tuple(scopes),
+            )
+            self._add(symbol)
+            self.params.append(symbol)
+
     def _build(self) -> None:
         statute = self.statute
         clauses = statute.clauses
@@ -371,20 +394,9 @@ class DocumentIndex:
                 ),
                 self.globals,
             )
-            for param in definition.params:
-                start, end = self._name_at(param.name, param.span.start)
-                symbol = Symbol(
-                    "parameter",
-                    param.name,
-                    start,
-                    end,
-                    str(param.type),
-                    clause=definition.clause,
-                    owner=definition.name,
-                    scopes=tuple(scopes[definition.name]),
-                )
-                self._add(symbol)
-                self.params.append(symbol)
+            self._add_params(
+                definition.params, definition.clause, definition.name, scopes[definition.name]
+            )
         for invariant in statute.invariants:
             start, end = self._name_at(invariant.name, invariant.span.start)
             self._add(
@@ -398,20 +410,12 @@ class DocumentIndex:
                 ),
                 self.globals,
             )
-            for param in invariant.params:
-                start, end = self._name_at(param.name, param.span.start)
-                symbol = Symbol(
-                    "parameter",
-                    param.name,
-                    start,
-                    end,
-                    str(param.type),
-                    clause=invariant.clause,
-                    owner=invariant.name,
-                    scopes=((invariant.span.start, invariant.span.end),),
-                )
-                self._add(symbol)
-                self.params.append(symbol)
+            self._add_params(
+                invariant.params,
+                invariant.clause,
+                invariant.name,
+                [(invariant.span.start, invariant.span.end)],
+            )
         for exception in statute.exceptions:
             self._add(
                 Symbol(
