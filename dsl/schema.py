@@ -289,10 +289,7 @@ class _Builder:
             return ({"not": inner} if inner is not False else True), True
         if isinstance(expr, ast.Given) and expr.name in self.statute.inputs:
             declared = self.statute.inputs[expr.name]
-            present = {
-                "required": [expr.name],
-                "properties": {expr.name: {"not": {"type": "null"}}},
-            }
+            present = _given(expr.name)
             exact = declared.derived_by is None and declared.from_table is None
             if not exact or declared.default is None:
                 return present, exact
@@ -393,8 +390,7 @@ class _Builder:
                 if when is False:
                     self.note(name, f"required when {self.source(declared.required_when)}")
                 else:
-                    present = {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
-                    found.append({"if": when, "then": present})
+                    found.append({"if": when, "then": _given(name)})
             for bound in declared.bounds:
                 if bound.when is None:
                     continue
@@ -433,6 +429,11 @@ class _Builder:
         return [{"if": when, "then": then}]
 
 
+def _given(name: str) -> dict[str, Any]:
+    """The schema of "the field is given": present and not null."""
+    return {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
+
+
 def _meets(value: Fraction, kind: ast.BoundKind, limit: Fraction) -> bool:
     return {"min": value >= limit, "above": value > limit, "max": value <= limit}[kind]
 
@@ -443,7 +444,7 @@ def _table_or_required(declared: ast.Input) -> dict[str, Any]:
     return {
         "anyOf": [
             {"required": [declared.name]},
-            {"required": [year], "properties": {year: {"not": {"type": "null"}}}},
+            _given(year),
         ]
     }
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .dsl.errors import Diagnostic, ScenarioError
+from .dsl.errors import ScenarioError
 from .dsl.loader import Analysis, analyse
 
 WORKING_TREE = "the working tree"
@@ -159,10 +159,6 @@ def review(
 
 
 # ---- the report --------------------------------------------------------------------------------
-def _diagnostics(side: Side) -> list[Diagnostic]:
-    return side.analysis.diagnostics
-
-
 def _word_diff_markdown(ops: Any) -> str:
     """A word diff in Markdown: deleted words struck through, inserted ones in bold."""
     from .verify.diff import render_word_diff
@@ -222,7 +218,7 @@ def render_markdown(found: Review) -> str:
             else "No rule changed."
         )
     parts.append("### Check")
-    diagnostics = _diagnostics(found.head)
+    diagnostics = found.head.analysis.diagnostics
     if diagnostics:
         parts.append("\n".join(f"- `{d.render(found.head.analysis.source)}`" for d in diagnostics))
     else:
@@ -307,7 +303,7 @@ def to_json(found: Review) -> dict[str, object]:
                 "severity": d.severity,
                 "message": d.message,
             }
-            for d in _diagnostics(found.head)
+            for d in found.head.analysis.diagnostics
         ],
         "verify": verify_json(found.verify) if found.verify is not None else None,
         "diff": diff_json(found.diff) if found.diff is not None else None,
