@@ -274,8 +274,12 @@ class Generator:
                 raise Unsupported("money times money")
             if expr.op == "/" and self.is_money(expr.right) and not self.is_money(expr.left):
                 raise Unsupported("a number divided by money")
-            left = self.expr(expr.left, bound)
-            right = self.expr(expr.right, bound)
+            if expr.op == "/":  # the divisor first, as the reference evaluates it
+                right = self.expr(expr.right, bound)
+                left = self.expr(expr.left, bound)
+            else:
+                left = self.expr(expr.left, bound)
+                right = self.expr(expr.right, bound)
             if expr.op == "*":
                 return _product(left, right)
             if expr.op == "/":
@@ -580,6 +584,7 @@ class Generator:
                 self.emit(f"{holder} = {code.text}")
                 code = Code("bool", holder)
             held.append(code)
+        self.exceptions_decided(held)
         priorities = [e.priority for e in ordered]
         for priority in dict.fromkeys(priorities):
             group = [h.text for h, p in zip(held, priorities, strict=True) if p == priority]
@@ -588,13 +593,14 @@ class Generator:
 
         def from_index(index: int) -> Code:
             if index == len(ordered):
+                self.chosen("exception", index)  # none holds: the definition's own value
                 if isinstance(definition, ast.Rule):
                     return self.rule(definition, bound)
                 return self.cases(definition, bound)
             exception = ordered[index]
             return self.choice(
                 held[index],
-                lambda: self.expr(exception.expr, bound),
+                lambda: self.alternative("exception", index, exception.expr, bound),
                 lambda: from_index(index + 1),
             )
 
@@ -607,9 +613,8 @@ class Generator:
         if rule.condition is None:
             return self.expr(value, bound)
         zero = Code("bool", "False") if rule.type.kind == "bool" else Code("num", "0")
-        return self.choice(
-            self.expr(rule.condition, bound), lambda: self.expr(value, bound), lambda: zero
-        )
+        condition = self.rule_condition(self.expr(rule.condition, bound))
+        return self.choice(condition, lambda: self.expr(value, bound), lambda: zero)
 
     def cases(self, cases: ast.Cases, bound: Mapping[str, Value]) -> Code:
         """Returns a piecewise definition's value: the first case that holds, or `otherwise`.
@@ -650,7 +655,7 @@ class Generator:
         def from_index(index: int) -> Code:
             if index == len(cases.cases):
                 if cases.otherwise is not None:
-                    return self.expr(cases.otherwise, bound)
+                    return self.alternative("case", index, cases.otherwise, bound)
                 return Code("num", "_missing()")
             case = cases.cases[index]
             condition = held[index]
@@ -661,10 +666,32 @@ class Generator:
                     else self.expr(case.condition, bound)
                 )
             return self.choice(
-                condition, lambda: self.expr(case.expr, bound), lambda: from_index(index + 1)
+                condition,
+                lambda: self.alternative("case", index, case.expr, bound),
+                lambda: from_index(index + 1),
             )
 
         return from_index(0)
+
+    # ---- hooks of the traced variant (dsl/codegen_trace.py); here they add nothing ----------
+    def alternative(
+        self, kind: str, index: int, expr: ast.Expr, bound: Mapping[str, Value]
+    ) -> Code:
+        """Returns the code of the value of alternative `index` of a definition (a case, the
+        `otherwise` after the last case, or an exception), inside the branch that chose it."""
+        self.chosen(kind, index)
+        return self.expr(expr, bound)
+
+    def chosen(self, kind: str, index: int) -> None:
+        """Called where the generated code has chosen alternative `index` of `kind`, before
+        its value (the traced variant records the choice)."""
+
+    def rule_condition(self, condition: Code) -> Code:
+        """Returns the code a rule's condition is tested by (the traced variant keeps it)."""
+        return condition
+
+    def exceptions_decided(self, held: list[Code]) -> None:
+        """Called with the codes of a definition's exception conditions, once all are set."""
 
     def lookup(self, cases: ast.Cases, bound: Mapping[str, Value]) -> Code | None:
         """Returns a table lookup for cases `x = m1`, `x = m2` ... on one value with distinct
@@ -694,15 +721,14 @@ class Generator:
         """Returns the module source defining `evaluate(inputs) -> {result: value}`."""
         results = []
         for name in self.statute.result_names:
-            code = self.need((name, ()))
-            kind = self.statute.definitions[name].type.kind
-            if kind == "money":
-                value = f"_ratio({code.text}, {_times(code.den, str(CENTS))})"
-            elif kind in ("number", "share"):  # a Fraction, as the reference gives
-                value = f"_ratio({code.text}, {code.den})"
-            else:
-                value = code.text
+            value = exact_value(self.statute.definitions[name].type.kind, self.need((name, ())))
             results.append(f"{_identifier(name)!r}: {value}")
+        ending = [f"    return {{{', '.join(results)}}}"]
+        return "def evaluate(inputs):\n" + "\n".join(self.body(ending)) + "\n"
+
+    def body(self, ending: list[str]) -> list[str]:
+        """Returns the lines of the function's body: the inputs fetched, the statements, then
+        `ending`."""
         names = sorted(self.inputs_used)
         body = []
         if names:
@@ -715,8 +741,17 @@ class Generator:
                 else f"    {targets} = {fetch}(inputs)"
             )
         body += [f"    {line}" for line in self.lines]
-        body.append(f"    return {{{', '.join(results)}}}")
-        return "def evaluate(inputs):\n" + "\n".join(body) + "\n"
+        return body + ending
+
+
+def exact_value(kind: str, code: Code) -> str:
+    """Returns the source of a value as the reference holds it: money and numbers as exact
+    Fractions (money from its cents), counts, bools and enum members as they are."""
+    if kind == "money":
+        return f"_ratio({code.text}, {_times(code.den, str(CENTS))})"
+    if kind in ("number", "share"):
+        return f"_ratio({code.text}, {code.den})"
+    return code.text
 
 
 def _times(text: str, factor: str) -> str:
@@ -933,25 +968,38 @@ def fast_function(statute: ast.Statute, readings: Mapping[str, str]) -> FastFunc
     cached = _CACHE.get(cache_key)
     if cached is not None and cached[0] is statute:
         return cached[1]
+    function = generated_function(Generator, statute, readings, "fast path")
+    _CACHE[cache_key] = (statute, function)
+    return function  # type: ignore[return-value]
+
+
+def generated_function(
+    kind: type[Generator],
+    statute: ast.Statute,
+    readings: Mapping[str, str],
+    label: str,
+    helpers: Mapping[str, object] | None = None,
+) -> Callable[..., object] | None:
+    """Returns the function `kind` generates for a statute and reading selection, compiled
+    (None when the encoding uses something it does not translate). `helpers` are the
+    run-time names its source calls besides this module's."""
     try:
-        generator = Generator(statute, readings)
+        generator = kind(statute, readings)
         source = generator.source()
     except Unsupported:
-        function = None
-    else:
-        namespace: dict[str, object] = {
-            "Defer": Defer,
-            "_missing": _missing,
-            "_cents": _cents,
-            "_ratio": _ratio,
-            **generator.constants,
-        }
-        digest = hashlib.sha256(source.encode()).hexdigest()[:12]
-        code = compile(source, f"<lextrace fast path {digest}>", "exec")
-        exec(code, namespace)
-        function = namespace["evaluate"]  # type: ignore[assignment]
-    _CACHE[cache_key] = (statute, function)
-    return function
+        return None
+    namespace: dict[str, object] = {
+        "Defer": Defer,
+        "_missing": _missing,
+        "_cents": _cents,
+        "_ratio": _ratio,
+        **(helpers or {}),
+        **generator.constants,
+    }
+    digest = hashlib.sha256(source.encode()).hexdigest()[:12]
+    code = compile(source, f"<lextrace {label} {digest}>", "exec")
+    exec(code, namespace)
+    return namespace["evaluate"]  # type: ignore[return-value]
 
 
 def run_fast(

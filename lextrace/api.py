@@ -24,6 +24,7 @@ from typing import Any
 from . import periods
 from .dsl import ast
 from .dsl.codegen import FastFunction, fast_function
+from .dsl.codegen_trace import traced_function
 from .dsl.errors import FieldProblem, ScenarioError
 from .dsl.evaluator import Evaluation, compiled, evaluate
 from .dsl.loader import load
@@ -320,8 +321,8 @@ class Statute:
     ) -> Result:
         """Returns the result for inputs already validated and readings already selected.
 
-        Without a trace the generated fast path computes it (dsl/codegen.py); the reference
-        evaluator runs when a trace is asked for, or when the fast path defers.
+        Without a trace the generated fast path computes it (dsl/codegen.py), with one its
+        traced variant (dsl/codegen_trace.py); the reference evaluator runs where either defers.
         """
         fast, used = self._selection(selected)
         derived = [n for n in self._derivable if type(inputs.get(n)) is Derived]
@@ -332,7 +333,11 @@ class Statute:
                 pass
             else:
                 return Result(self.ast, found, used, inputs, None)
-        evaluation: Evaluation = evaluate(self.program, inputs, selected, tracing=trace)
+        evaluation: Evaluation | None = None
+        if trace and not derived:
+            evaluation = self._traced(inputs, selected)
+        if evaluation is None:
+            evaluation = evaluate(self.program, inputs, selected, tracing=trace)
         if derived:
             inputs = derive(self.ast, evaluation, inputs)
             used = {
@@ -346,6 +351,17 @@ class Statute:
         )
         result.derived = tuple(derived)
         return result
+
+    def _traced(self, inputs: dict[str, Value], selected: dict[str, str]) -> Evaluation | None:
+        """Returns the traced evaluation by the generated traced path (dsl/codegen_trace.py),
+        or None when it has none or defers (the reference evaluator then traces it)."""
+        function = traced_function(self.ast, selected)
+        if function is None:
+            return None
+        try:
+            return function(inputs, self.program, selected)
+        except Exception:
+            return None
 
     def evaluate_file(
         self, path: str | Path, readings: Mapping[str, str] | None = None, trace: bool = False
