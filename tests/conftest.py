@@ -44,6 +44,27 @@ def write_variant(tmp_path: Path, source: str, old: str, new: str, count: int = 
     return variant
 
 
+def overlapping_cases(tmp_path: Path, source: str) -> tuple[Path, dict[str, object]]:
+    """Returns a variant whose two exclusive cases of `salary_reference` both hold for the
+    scenario returned with it (the reference evaluator refuses it: "defined twice")."""
+    variant = write_variant(
+        tmp_path,
+        source,
+        "case salary_reference = county_median_salary when not government_restricted_municipality;",
+        "case salary_reference = county_median_salary when true;",
+    )
+    scenario: dict[str, object] = {
+        "government_restricted_municipality": True,
+        "municipality_median_salary": "60000",
+        "new_jobs": 1,
+        "project_median_salary": "60000",
+        "county_median_salary": "60000",
+        "lowest_full_time_hourly_wage": "20",
+        "state_minimum_wage": "15",
+    }
+    return variant, scenario
+
+
 def lextrace_command(
     *args: str,
     stdin: str | None = None,

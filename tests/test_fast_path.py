@@ -6,7 +6,7 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-from conftest import EXAMPLES, write_variant
+from conftest import EXAMPLES, overlapping_cases, write_variant
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -93,24 +93,9 @@ def test_an_error_defers_to_the_reference_and_its_message(
     tmp_path: Path, encoding_source: str
 ) -> None:
     # Two exclusive cases that both hold: the fast path defers, the reference names them.
-    variant = write_variant(
-        tmp_path,
-        encoding_source,
-        "case salary_reference = county_median_salary when not government_restricted_municipality;",
-        "case salary_reference = county_median_salary when true;",
-    )
+    variant, scenario = overlapping_cases(tmp_path, encoding_source)
     statute = load_statute(variant)
-    inputs = statute.validate(
-        {
-            "government_restricted_municipality": True,
-            "municipality_median_salary": "60000",
-            "new_jobs": 1,
-            "project_median_salary": "60000",
-            "county_median_salary": "60000",
-            "lowest_full_time_hourly_wage": "20",
-            "state_minimum_wage": "15",
-        }
-    )
+    inputs = statute.validate(scenario)
     selected = statute.select_readings()
     assert codegen.run_fast(statute.ast, inputs, selected) is None
     try:

@@ -12,7 +12,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, write_variant
+from conftest import EXAMPLES, overlapping_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -156,22 +156,8 @@ def test_the_api_traces_with_the_generated_path(
 def test_a_scenario_it_defers_is_traced_by_the_reference_in_its_words(
     tmp_path: Path, encoding_source: str
 ) -> None:
-    variant = write_variant(
-        tmp_path,
-        encoding_source,
-        "case salary_reference = county_median_salary when not government_restricted_municipality;",
-        "case salary_reference = county_median_salary when true;",
-    )
+    variant, scenario = overlapping_cases(tmp_path, encoding_source)
     statute = load_statute(variant)
-    scenario = {
-        "government_restricted_municipality": True,
-        "municipality_median_salary": "60000",
-        "new_jobs": 1,
-        "project_median_salary": "60000",
-        "county_median_salary": "60000",
-        "lowest_full_time_hourly_wage": "20",
-        "state_minimum_wage": "15",
-    }
     selected = statute.select_readings()
     assert traced_or_deferred(statute, statute.validate(scenario), selected) is None
     with pytest.raises(EvaluationError, match="defined twice"):
