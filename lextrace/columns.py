@@ -529,7 +529,7 @@ def decimal_cents(cents_column: Array, nulls: Array | None = None) -> pa.Array:
     return pa.Array.from_buffers(
         pa.decimal128(38, 2),
         len(cents_column),
-        [validity, pa.py_buffer(words.tobytes())],
+        [validity, pa.py_buffer(words)],  # the buffer keeps `words` alive: no copy
         null_count=null_count,
     )
 

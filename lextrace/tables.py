@@ -49,6 +49,7 @@ from .dsl.scenario import ExactNumber, parse_text
 
 CHUNK_ROWS = 65_536
 BLOCK_BYTES = 1 << 23
+PARSERS = 2  # threads parsing blocks of JSON Lines
 
 
 def format_of(path: str, given: str | None) -> str:
@@ -313,6 +314,7 @@ class JsonLines:
         )
         self.allowed = set(self.schema.names) | self.carried
         self.read_json = pj.read_json
+        self.read_options = pj.ReadOptions
         self.not_optional = {n for n, d in statute.inputs.items() if not d.optional}
         self.text_fields = [
             n for n, d in statute.inputs.items() if d.type.kind in ("enum", "share")
@@ -349,19 +351,19 @@ class JsonLines:
         """Yields (table, line numbers, row source, rows for the scalar path, kept fields) per
         block.
 
-        The next block is parsed in a second thread while this one is evaluated (Arrow parses
-        without holding the interpreter's lock)."""
-        from concurrent.futures import ThreadPoolExecutor
+        The next blocks are parsed in two more threads while this one is evaluated (Arrow
+        parses without holding the interpreter's lock, one block per thread: parsing is most
+        of the work)."""
+        from concurrent.futures import Future, ThreadPoolExecutor
 
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            pending = None
+        with ThreadPoolExecutor(max_workers=PARSERS) as pool:
+            pending: deque[Future[Any]] = deque()
             for first, block in self._blocks():
-                upcoming = pool.submit(self._block, first, block)
-                if pending is not None:
-                    yield pending.result()
-                pending = upcoming
-            if pending is not None:
-                yield pending.result()
+                pending.append(pool.submit(self._block, first, block))
+                if len(pending) > PARSERS:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
 
     def _block(
         self, first: int, block: bytes
@@ -387,14 +389,18 @@ class JsonLines:
         lines = _Lines(block, spans)
         undecodable = _undecodable_lines(block, starts, ends)
         readable = filled if undecodable is None else filled & ~undecodable
-        if not irregular and not self._required_null(block):
+        if not irregular:
             if undecodable is None:
                 table = self._read([block])  # Arrow leaves blank lines out
             else:
                 pieces = zip(starts[readable].tolist(), ends[readable].tolist(), strict=True)
                 table = self._read([block[start:end] for start, end in pieces])
-            if table is not None and table.num_rows == int(readable.sum()):
-                table = table.select(self.schema.names).cast(self.schema)
+            if (
+                table is not None
+                and table.num_rows == int(readable.sum())
+                and not (self._nulls_required(table) and self._required_null(block))
+            ):
+                table = self._declared(table)
                 refused = ~readable
                 if refused.any():
                     table = _spread(table, readable)
@@ -442,6 +448,22 @@ class JsonLines:
             name: pa.array(values.tolist(), type=pa.string()) for name, values in columns.items()
         }
 
+    def _nulls_required(self, table: pa.Table) -> bool:
+        """True when a field that is not optional holds a null in the table read: only then
+        may a line give it an explicit null (an absent field reads as null too), which the
+        text of the block is then searched for."""
+        return any(
+            table.column(name).null_count
+            for name in table.column_names
+            if name in self.not_optional
+        )
+
+    def _declared(self, table: pa.Table) -> pa.Table:
+        """Returns the table read with the declared columns, in order, of the declared types
+        (Arrow's reader already gives them so, but for fields it inferred)."""
+        table = table.select(self.schema.names)
+        return table if table.schema.equals(self.schema) else table.cast(self.schema)
+
     def _required_null(self, text: bytes) -> bool:
         """True when some field that is not optional is given an explicit null."""
         at = text.find(b"null")
@@ -479,7 +501,12 @@ class JsonLines:
     def _read(self, lines: list[bytes]) -> pa.Table | None:
         try:
             data = lines[0] if len(lines) == 1 else b"\n".join(lines)
-            table = self.read_json(pa.BufferReader(data), parse_options=self.options)
+            # One block of Arrow's for all the lines, read on this thread: one chunk per column,
+            # and less work than Arrow's pool spends on blocks of a megabyte.
+            options = self.read_options(block_size=min(len(data) + 1, 1 << 30), use_threads=False)
+            table = self.read_json(
+                pa.BufferReader(data), read_options=options, parse_options=self.options
+            )
             for name in self.text_fields:
                 if name in table.column_names:
                     table.column(name).validate(full=True)  # text must be UTF-8
@@ -531,7 +558,7 @@ class JsonLines:
         for start, table in sorted(pieces, key=lambda piece: piece[0]):
             rows = plain[start : start + table.num_rows]
             order.extend(rows)
-            tables.append(table.select(schema.names).cast(schema))
+            tables.append(self._declared(table))
         kept[order] = True
         carried = self._kept(lines, kept)
         if not tables:  # no line could be read: a chunk of nulls, every row to the scalar path

@@ -599,3 +599,29 @@ def test_every_row_of_a_large_batch_keeps_its_place_and_id(
     failed = sum(1 for _, bad in expected if bad)
     assert code == 2 and f"{failed} lines of" in err and failed > 100
     assert mismatches(output, expected) == []
+
+
+@pytest.mark.parametrize("field", ["mega_project", "retained_jobs", "project_median_salary"])
+def test_an_explicit_null_in_a_block_arrow_reads_whole_is_refused(
+    field: str, scenarios: list[dict], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Every line is an object: the block is read in one go, and the null Arrow reads for a
+    # field that is not optional (one with a default, one required) must still be found.
+    source = tmp_path / "nulls.jsonl"
+    write_jsonl(source, scenarios[:500])
+    lines = source.read_text(encoding="utf-8").splitlines()
+    given = {k: v for k, v in json.loads(lines[123]).items() if k != field}
+    lines[123] = json.dumps(given)[:-1] + f', "{field}" :  null}}'
+    lines[124] = json.dumps({k: v for k, v in json.loads(lines[124]).items() if k != field})
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    columnar, scalar = tmp_path / "columnar.jsonl", tmp_path / "scalar.jsonl"
+    code_c, _, err_c = run(
+        ["batch", str(source), "--engine", "columnar", "-o", str(columnar)], capsys
+    )
+    code_s, _, err_s = run(["batch", str(source), "--engine", "scalar", "-o", str(scalar)], capsys)
+    assert code_c == code_s == 2
+    assert err_c == err_s
+    assert columnar.read_bytes() == scalar.read_bytes()
+    out = columnar.read_text("utf-8").splitlines()
+    assert json.loads(out[123])["line"] == 124 and field in out[123]
+    assert len(out) == 500
