@@ -9,6 +9,7 @@ variable LEXTRACE_ENCODING, else the bundled statute). The exit codes are those 
 from __future__ import annotations
 
 import errno
+import importlib.abc
 import json
 import os
 import sys
@@ -780,4 +781,24 @@ def _closed_pipe() -> None:
 
 def entry_point() -> None:
     """The console script: exits with main()'s code."""
+    leave_pandas_out()
     sys.exit(main())
+
+
+class _NoPandas(importlib.abc.MetaPathFinder):
+    """Refuses to import pandas (see leave_pandas_out)."""
+
+    def find_spec(self, name: str, path: object, target: object = None) -> None:
+        """Raises ModuleNotFoundError for pandas and its modules; returns None otherwise."""
+        if name == "pandas" or name.startswith("pandas."):
+            raise ModuleNotFoundError("the lextrace command does not use pandas", name=name)
+        return None
+
+
+def leave_pandas_out() -> None:
+    """Makes pandas unimportable in this process, unless it is imported already. No command
+    uses it, but pyarrow imports it at its first array when it is installed: a quarter of a
+    second, most of the start-up of a batch. pyarrow then works as where pandas is not
+    installed. Only the console script calls this: a program calling `main()` keeps pandas."""
+    if "pandas" not in sys.modules and not any(isinstance(f, _NoPandas) for f in sys.meta_path):
+        sys.meta_path.insert(0, _NoPandas())

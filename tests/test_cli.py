@@ -312,3 +312,29 @@ def test_a_scenario_the_encoding_does_not_define_is_refused_with_exit_2(
     assert "the encoding does not define this scenario" in done.stderr
     assert "gross_cap" in done.stderr and "lextrace verify" in done.stderr
     assert "internal error" not in done.stderr and done.stdout == ""
+
+
+def test_the_command_leaves_pandas_out_and_a_program_keeps_it(tmp_path: Path) -> None:
+    # pyarrow imports pandas at its first array when pandas is installed; the command, which
+    # never uses it, runs as where it is not installed, with the same output.
+    import importlib.util
+    import subprocess
+    import sys
+
+    from lextrace.cli import main
+
+    assert importlib.util.find_spec("pandas") is not None, "the test extras install pandas"
+    source = EXAMPLES / "batch.jsonl"
+    arguments = ["batch", str(source), "-o", str(tmp_path / "a.parquet")]
+    probe = (
+        "import atexit, runpy, sys\n"
+        "atexit.register(lambda: print('pandas' in sys.modules, file=sys.stderr))\n"
+        f"sys.argv = ['lextrace', *{arguments!r}]\n"
+        "runpy.run_module('lextrace', run_name='__main__')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "False"
+    assert main(["batch", str(source), "-o", str(tmp_path / "b.parquet")]) == 0
+    assert (tmp_path / "a.parquet").read_bytes() == (tmp_path / "b.parquet").read_bytes()
+    assert importlib.import_module("pandas").DataFrame  # a program calling main() keeps it
