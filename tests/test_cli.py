@@ -338,3 +338,39 @@ def test_the_command_leaves_pandas_out_and_a_program_keeps_it(tmp_path: Path) ->
     assert main(["batch", str(source), "-o", str(tmp_path / "b.parquet")]) == 0
     assert (tmp_path / "a.parquet").read_bytes() == (tmp_path / "b.parquet").read_bytes()
     assert importlib.import_module("pandas").DataFrame  # a program calling main() keeps it
+
+
+def test_the_command_ends_without_teardown_but_runs_exit_handlers_and_waits_for_threads(
+    tmp_path: Path,
+) -> None:
+    # end_process skips the interpreter's teardown: the exit code, the exit handlers and a
+    # thread still running must come through as with a plain exit.
+    import subprocess
+    import sys
+
+    marker = tmp_path / "thread-finished"
+    probe = (
+        "import atexit, runpy, sys, threading, time\n"
+        "atexit.register(lambda: print('exit handler ran', file=sys.stderr))\n"
+        "if sys.argv[1] == 'thread':\n"
+        "    def late():\n"
+        "        time.sleep(0.5)\n"
+        f"        open({str(marker)!r}, 'w').close()\n"
+        "    threading.Thread(target=late).start()\n"
+        "sys.argv = ['lextrace', *sys.argv[2:]]\n"
+        "runpy.run_module('lextrace', run_name='__main__')\n"
+    )
+    example = str(EXAMPLES / "distressed-manufacturer.json")
+    for mode, arguments, code in (
+        ("plain", ["evaluate", example, "--format", "json"], 0),
+        ("plain", ["evaluate", str(tmp_path / "missing.json")], 2),
+        ("thread", ["evaluate", example, "--format", "json"], 0),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-c", probe, mode, *arguments], capture_output=True, text=True
+        )
+        assert done.returncode == code, done.stderr
+        assert "exit handler ran" in done.stderr
+        if code == 0:
+            assert json.loads(done.stdout)["annual_credit"]  # the whole output, flushed
+    assert marker.exists()
