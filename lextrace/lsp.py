@@ -298,6 +298,18 @@ class DocumentIndex:
                 return token.start, token.end
         return after, after + len(name)
 
+    def _property(self, kind: str, declared: ast.Invariant | ast.Monotone) -> Symbol:
+        """Returns the symbol of an invariant or a monotone property, at its name."""
+        start, end = self._name_at(declared.name, declared.span.start)
+        return Symbol(
+            kind,
+            declared.name,
+            start,
+            end,
+            description=declared.description,
+            clause=declared.clause,
+        )
+
     def _add(self, symbol: Symbol, table: dict[str, Symbol] | None = None) -> None:
         self.symbols.append(symbol)
         self.declared_at.setdefault(symbol.start, symbol)
@@ -398,18 +410,7 @@ class DocumentIndex:
                 definition.params, definition.clause, definition.name, scopes[definition.name]
             )
         for invariant in statute.invariants:
-            start, end = self._name_at(invariant.name, invariant.span.start)
-            self._add(
-                Symbol(
-                    "invariant",
-                    invariant.name,
-                    start,
-                    end,
-                    description=invariant.description,
-                    clause=invariant.clause,
-                ),
-                self.globals,
-            )
+            self._add(self._property("invariant", invariant), self.globals)
             self._add_params(
                 invariant.params,
                 invariant.clause,
@@ -430,18 +431,7 @@ class DocumentIndex:
                 self.globals,
             )
         for monotone in statute.monotones:
-            start, end = self._name_at(monotone.name, monotone.span.start)
-            self._add(
-                Symbol(
-                    "monotone",
-                    monotone.name,
-                    start,
-                    end,
-                    description=monotone.description,
-                    clause=monotone.clause,
-                ),
-                self.globals,
-            )
+            self._add(self._property("monotone", monotone), self.globals)
         if statute.periods is not None:
             periods = statute.periods
             start, end = self._name_at(periods.name, periods.span.start)

@@ -22,6 +22,19 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 
+def repository_encodings(amendments: bool = False) -> list[Path]:
+    """Every encoding kept in the repository: the bundled statutes, the other statutes of the
+    tests and, with `amendments`, the amendment drafts."""
+    drafts = (ROOT / "statute" / "amendments").glob("*/*.lex") if amendments else ()
+    return sorted(
+        [
+            *(ROOT / "statute").glob("*.lex"),
+            *drafts,
+            *(ROOT / "tests" / "other_statutes").glob("*.lex"),
+        ]
+    )
+
+
 @pytest.fixture(scope="session")
 def statute() -> Statute:
     """The bundled N.J.S.A. 34:1B-343, parsed, checked and compiled once per test session."""

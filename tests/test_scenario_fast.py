@@ -12,11 +12,10 @@ import datetime
 import json
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES
+from conftest import EXAMPLES, repository_encodings
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
@@ -27,10 +26,7 @@ from lextrace.dsl.scenario import ExactNumber, validate_fully
 from lextrace.dsl.scenario_fast import quick_source, quick_validator
 from lextrace.verify.strategies import scenarios
 
-ROOT = Path(__file__).resolve().parent.parent
-ENCODINGS = sorted(
-    [*(ROOT / "statute").glob("*.lex"), *(ROOT / "tests" / "other_statutes").glob("*.lex")]
-)
+ENCODINGS = repository_encodings()
 # What programs and files put in a field: the exact forms, and the ones the full validator
 # refuses or reads by another rule (a float, a signed or padded decimal, a JSON number kept as
 # text, a fraction, a date, too large a number ...).

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES
+from conftest import EXAMPLES, repository_encodings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
@@ -33,9 +33,7 @@ from lextrace.verify.strategies import period_scenarios, scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = ROOT / "tests" / "bad_inputs" / "scenario"
-ENCODINGS = sorted(
-    [*(ROOT / "statute").glob("*.lex"), *(ROOT / "tests" / "other_statutes").glob("*.lex")]
-)
+ENCODINGS = repository_encodings()
 # Each bundled encoding and the folder of its examples.
 EXAMPLE_FOLDERS = {
     "nj-34-1b-343": [EXAMPLES, EXAMPLES / "eligibility-period"],

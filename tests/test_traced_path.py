@@ -12,7 +12,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, overlapping_cases
+from conftest import EXAMPLES, overlapping_cases, repository_encodings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,13 +24,7 @@ from lextrace.dsl.values import Derived
 from lextrace.verify.strategies import readings, scenarios
 
 ROOT = Path(__file__).resolve().parents[1]
-ENCODINGS = sorted(
-    [
-        *(ROOT / "statute").glob("*.lex"),
-        *(ROOT / "statute" / "amendments").glob("*/*.lex"),
-        *(ROOT / "tests" / "other_statutes").glob("*.lex"),
-    ]
-)
+ENCODINGS = repository_encodings(amendments=True)
 STATUTES = {path.relative_to(ROOT).as_posix(): load_statute(path) for path in ENCODINGS}
 TRACED = {
     name: statute
