@@ -227,7 +227,15 @@ def scale_of(type_: ast.Type) -> int:
 class Chunk:
     """The evaluation of one chunk of rows: inputs, memo of definitions, deferred rows."""
 
-    def __init__(self, engine: Engine, inputs: Mapping[str, Col], size: int) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        inputs: Mapping[str, Col],
+        size: int,
+        extremes: Mapping[int, tuple[Array, int, int]] | None = None,
+    ) -> None:
+        """`extremes` holds the least and greatest row of input columns already measured
+        (keyed by the column's id, the column kept beside), as the table reader notes them."""
         self.engine = engine
         self.inputs = inputs
         self.size = size
@@ -235,6 +243,9 @@ class Chunk:
         self.bad: Array = np.zeros(size, dtype=bool)
         self.den_values: dict[tuple[int, ...], tuple[Den, Array | int, Mask]] = {}
         self.bounds: dict[int, tuple[Array, int]] = {}
+        self.extremes: dict[int, tuple[Array, int, int]] = dict(extremes or {})
+        for column, least, greatest in self.extremes.values():
+            self.bounds[id(column)] = (column, max(greatest, -least))
         self.fixed_bonuses: Num | None = None
 
     # ---- checked integer arithmetic ---------------------------------------------------------
@@ -248,8 +259,19 @@ class Chunk:
         noted = self.bounds.get(id(a))
         if noted is not None and noted[0] is a:
             return noted[1]
-        found = 0 if a.size == 0 else max(int(a.max()), -int(a.min()))
+        least, greatest = self.extreme(a)
+        found = max(greatest, -least)
         self.bounds[id(a)] = (a, found)
+        return found
+
+    def extreme(self, a: Array) -> tuple[int, int]:
+        """Returns the least and the greatest row of an integer column (0, 0 for no row),
+        measured once per column."""
+        noted = self.extremes.get(id(a))
+        if noted is not None and noted[0] is a:
+            return noted[1], noted[2]
+        found = (0, 0) if a.size == 0 else (int(a.min()), int(a.max()))
+        self.extremes[id(a)] = (a, *found)
         return found
 
     def known_bound(self, a: Array | int) -> int | None:
@@ -1062,9 +1084,13 @@ class Engine:
         return value
 
     # ---- the run ----------------------------------------------------------------------------
-    def run(self, inputs: Mapping[str, Col], size: int) -> tuple[dict[str, Col], Array]:
-        """Returns every result's column and the rows deferred to the scalar evaluator."""
-        chunk = Chunk(self, inputs, size)
+    def run(
+        self, inputs: Mapping[str, Col], size: int, chunk: Chunk | None = None
+    ) -> tuple[dict[str, Col], Array]:
+        """Returns every result's column and the rows deferred to the scalar evaluator; `chunk`
+        is the chunk of these inputs when one was made already (its measures are reused)."""
+        if chunk is None:
+            chunk = Chunk(self, inputs, size)
         with np.errstate(over="ignore"):
             results = {name: self.definition(chunk, name, ()) for name in self.statute.result_names}
         self.last_memo = chunk.memo

@@ -44,6 +44,9 @@ from .dsl.scenario import ExactNumber, default_value
 from .dsl.trace import json_value
 from .dsl.values import CENTS, Value, cents_string, to_cents
 
+Extremes = dict[int, tuple[Array, int, int]]
+"""The least and greatest row of columns, by the column's id (the column kept beside)."""
+
 
 class TableError(ValueError):
     """A table that cannot be read at all (an unknown column, a float amount column)."""
@@ -107,9 +110,12 @@ def _flags(array: pa.Array, missing: Array) -> Array:
     return values & np.logical_not(missing) if array.null_count else values.copy()
 
 
-def _decimal_units(array: pa.Array, scale: int, missing: Array) -> tuple[Num, Array]:
+def _decimal_units(
+    array: pa.Array, scale: int, missing: Array, extremes: Extremes | None = None
+) -> tuple[Num, Array]:
     """Returns a decimal column as an exact Num in base units (cents for money), and the rows
-    whose value does not fit int64 (handed to the scalar path). Null rows read as 0."""
+    whose value does not fit int64 (handed to the scalar path). Null rows read as 0. The whole
+    part's least and greatest rows are noted in `extremes`, when measured on the way."""
     array = (
         array.cast(pa.decimal128(38, array.type.scale)) if array.type.bit_width != 128 else array
     )
@@ -123,36 +129,43 @@ def _decimal_units(array: pa.Array, scale: int, missing: Array) -> tuple[Num, Ar
     # value = unscaled / 10**places; in base units: unscaled * scale / 10**places.
     factor = Fraction(scale, 10**places)
     numerator, denominator = factor.numerator, factor.denominator
-    too_large = _beyond(unscaled, high, missing, numerator)
+    too_large, measured = _beyond(unscaled, high, missing, numerator)
     if too_large is not None:
         unscaled *= np.logical_not(too_large)
     else:
         too_large = np.zeros(len(array), dtype=bool)
     if numerator != 1:
         unscaled *= numerator
+    q = unscaled if denominator == 1 else unscaled // denominator
+    if measured is not None and extremes is not None:
+        # A whole part is floor(unscaled * numerator / denominator), rising with the value.
+        least, greatest = (value * numerator // denominator for value in measured)
+        extremes[id(q)] = (q, least, greatest)
     if denominator == 1:
-        return Num(unscaled, 0, Den(), scale), too_large
-    q = unscaled // denominator
+        return Num(q, 0, Den(), scale), too_large
     r = unscaled - q * denominator
     if not r.any():  # whole in base units (cents): integer arithmetic from here on
         return Num(q, 0, Den(), scale), too_large
     return Num(q, r, Den(denominator), scale), too_large
 
 
-def _beyond(unscaled: Array, high: Array, missing: Array, numerator: int) -> Array | None:
+def _beyond(
+    unscaled: Array, high: Array, missing: Array, numerator: int
+) -> tuple[Array | None, tuple[int, int] | None]:
     """Returns the rows of a decimal column that do not fit int64 once multiplied by
-    `numerator` (kept below LIMIT), or None when no row is (proved by the extremes)."""
+    `numerator` (kept below LIMIT), or None when no row is (proved by the extremes); and,
+    when no row is, the least and the greatest unscaled value."""
     if len(unscaled) == 0:
-        return None
+        return None, None
     low_min, low_max = int(unscaled.min()), int(unscaled.max())
     high_min, high_max = int(high.min()), int(high.max())
     in_range = max(-low_min, low_max) * numerator < LIMIT
     if high_min == high_max == 0 and low_min >= 0 and in_range:
-        return None
+        return None, (low_min, low_max)
     if high_min == high_max == -1 and low_max < 0 and in_range:
-        return None
+        return None, (low_min, low_max)
     too_large = (high != (unscaled >> 63)) & np.logical_not(missing)
-    return too_large | reaching_limit(unscaled, numerator)
+    return too_large | reaching_limit(unscaled, numerator), None
 
 
 def _exact_texts(array: pa.Array, scale: int) -> tuple[Num, Array]:
@@ -221,9 +234,13 @@ def _plain_number(text: str) -> tuple[int, int] | None:
 
 
 def input_columns(
-    statute: ast.Statute, engine: Engine, table: pa.Table | pa.RecordBatch
+    statute: ast.Statute,
+    engine: Engine,
+    table: pa.Table | pa.RecordBatch,
+    extremes: Extremes | None = None,
 ) -> tuple[dict[str, Col], Array]:
     """Returns the input columns of a table of scenarios and the rows for the scalar path.
+    The least and greatest rows measured on the way are noted in `extremes` (for `Chunk`).
 
     Raises TableError for a column no scenario may have (an unknown field, amounts stored as
     binary floats)."""
@@ -255,7 +272,7 @@ def input_columns(
         if isinstance(array, pa.ChunkedArray):
             array = array.combine_chunks()
         missing = _missing(array)
-        column, bad = _column(declared, engine, array, name, missing)
+        column, bad = _column(declared, engine, array, name, missing, extremes)
         slow |= bad
         if missing.any():
             if declared.optional:
@@ -309,7 +326,12 @@ def _is_text(arrow: pa.DataType) -> bool:
 
 
 def _column(
-    declared: ast.Input, engine: Engine, array: pa.Array, name: str, missing: Array
+    declared: ast.Input,
+    engine: Engine,
+    array: pa.Array,
+    name: str,
+    missing: Array,
+    extremes: Extremes | None = None,
 ) -> tuple[Col, Array]:
     """Returns one input column and the rows whose value the columnar path cannot take."""
     kind = declared.type.kind
@@ -357,16 +379,17 @@ def _column(
         return Num(np.zeros(size, dtype=np.int64), 0, Den(), 1), ~_missing(array)
     if pa.types.is_decimal(arrow):
         try:
-            return _decimal_units(array, scale, missing)
+            return _decimal_units(array, scale, missing, extremes)
         except pa.ArrowInvalid:  # a decimal256 beyond decimal128: the scalar path reads it
             return Num(np.zeros(size, dtype=np.int64), 0, Den(), scale), ~_missing(array)
     if pa.types.is_integer(arrow):
         values, too_large = _int64(_filled(array, 0))
         too_large |= reaching_limit(values, scale)
         return Num(np.where(too_large, 0, values) * scale, 0, Den(), scale), too_large
-    if _is_text(arrow) and _all_match(array, _DECIMAL_TEXT):
+    if _is_text(arrow) and _all_match(array, _DECIMAL_TEXT, sampled=True):
         # Plain decimals (CSV cells): Arrow's exact decimal parser, no Python per text.
-        return _decimal_units(array.cast(pa.decimal128(38, _TEXT_PLACES)), scale, missing)
+        text = array.cast(pa.decimal128(38, _TEXT_PLACES))
+        return _decimal_units(text, scale, missing, extremes)
     if _is_text(arrow) or pa.types.is_dictionary(arrow):
         return _exact_texts(array, scale)
     return Num(np.zeros(size, dtype=np.int64), 0, Den(), scale), ~missing
@@ -379,11 +402,20 @@ _DECIMAL_TEXT = rf"^-?[0-9]{{1,30}}(\.[0-9]{{1,{_TEXT_PLACES}}})?$"
 _WHOLE_TEXT = r"^[0-9]{1,18}$"
 
 
-def _all_match(array: pa.Array, pattern: str) -> bool:
-    """True when every non-null text of the array matches the pattern (and one is not null)."""
+def _all_match(array: pa.Array, pattern: str, sampled: bool = False) -> bool:
+    """True when every non-null text of the array matches the pattern (and one is not null).
+    `sampled`: the first rows are tried first, so a column whose texts are of another form
+    (fractions, say) is not matched row by row to the end."""
     if array.null_count == len(array):
         return False
+    if sampled and len(array) > _SAMPLE_ROWS:
+        first = pc.match_substring_regex(array.slice(0, _SAMPLE_ROWS), pattern)
+        if pc.any(pc.invert(first)).as_py():
+            return False
     return bool(pc.all(pc.match_substring_regex(array, pattern)).as_py())
+
+
+_SAMPLE_ROWS = 64
 
 
 def _codes(
@@ -410,11 +442,17 @@ def _codes(
 
 
 def check_bounds(
-    statute: ast.Statute, engine: Engine, columns: Mapping[str, Col], size: int
+    statute: ast.Statute,
+    engine: Engine,
+    columns: Mapping[str, Col],
+    size: int,
+    chunk: Chunk | None = None,
 ) -> Array:
     """Returns the rows that break a declared bound or a `required when` (the scalar path then
-    names the field and the bound)."""
-    chunk = Chunk(engine, columns, size)
+    names the field and the bound). A bound that the column's least or greatest row already
+    meets is met by every row, and costs no comparison row by row."""
+    if chunk is None:
+        chunk = Chunk(engine, columns, size)
     broken = np.zeros(size, dtype=bool)
     with np.errstate(over="ignore"):
         for declared in statute.inputs.values():
@@ -424,6 +462,8 @@ def check_bounds(
             for bound in declared.bounds:
                 limit = engine.expr(chunk, bound.value, {}, scale_of(declared.type))
                 op = {"min": ">=", "above": ">", "max": "<="}[bound.kind]
+                if _always_holds(chunk, op, column, limit):
+                    continue
                 holds = chunk.compare(op, column, limit)
                 fails = ~np.broadcast_to(holds.value, (size,))
                 if bound.when is not None:
@@ -435,17 +475,40 @@ def check_bounds(
             if declared.type.kind == "share":
                 one = engine.literal(Fraction(1), 1)
                 zero = engine.literal(Fraction(0), 1)
-                below = np.broadcast_to(chunk.compare("<", column, zero).value, (size,))
-                above = np.broadcast_to(chunk.compare(">", column, one).value, (size,))
-                broken |= below | above
+                if not _always_holds(chunk, ">=", column, zero):
+                    broken |= np.broadcast_to(chunk.compare("<", column, zero).value, (size,))
+                if not _always_holds(chunk, "<=", column, one):
+                    broken |= np.broadcast_to(chunk.compare(">", column, one).value, (size,))
             elif declared.type.kind == "count":
                 assert isinstance(column, Num)
-                broken |= np.broadcast_to(np.asarray(column.q) < 0, (size,))
+                if not _always_holds(chunk, ">=", column, engine.literal(Fraction(0), 1)):
+                    broken |= np.broadcast_to(np.asarray(column.q) < 0, (size,))
             if declared.required_when is not None:
                 needed = engine.expr(chunk, declared.required_when, {}, 1)
                 absent = np.broadcast_to(column.bad, (size,))
                 broken |= np.broadcast_to(needed.value, (size,)) & absent
     return broken
+
+
+def _always_holds(chunk: Chunk, op: str, column: Col, limit: Col) -> bool:
+    """True when `column op limit` holds on every row, as the column's extreme rows show (a
+    limit known before the rows, a column in normal form: whole part q, remainder in [0, 1)).
+    False when it cannot be shown so; the rows are then compared one by one."""
+    if not (isinstance(column, Num) and isinstance(limit, Num)) or column.scale != limit.scale:
+        return False
+    if not (column.normal and limit.den.whole and limit.bad is False):
+        return False
+    if not isinstance(limit.q, int) or not isinstance(column.q, np.ndarray):
+        return False
+    fractional = not column.den.whole and not (isinstance(column.r, int) and column.r == 0)
+    least, greatest = chunk.extreme(column.q)
+    if op == ">=":
+        return least >= limit.q  # the remainder only adds
+    if op == ">":
+        return least > limit.q
+    if op == "<=":  # q + r/den <= q when whole, < q + 1 otherwise
+        return greatest < limit.q if fractional else greatest <= limit.q
+    return False
 
 
 # ---- results ------------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ from .columns import (
     value_cells,
 )
 from .dsl import ast
-from .dsl.columnar import Engine, Unsupported
+from .dsl.columnar import Chunk, Engine, Unsupported
 from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
 from .dsl.scenario import ExactNumber, parse_text
@@ -128,11 +128,14 @@ class Runner:
             declared = [name for name in table.column_names if name in ast_.inputs]
             if len(declared) != len(table.column_names) and self.other_fields_allowed:
                 table = table.select(declared)
-            columns, slow = input_columns(ast_, self.engine, table)
+            extremes: dict[int, tuple[np.ndarray, int, int]] = {}
+            columns, slow = input_columns(ast_, self.engine, table, extremes)
             if refused is not None:
                 slow |= refused
-            slow |= check_bounds(ast_, self.engine, columns, size)
-            results, deferred = self.engine.run(columns, size)
+            # One chunk for the bounds and the run: each column is measured once.
+            chunk = Chunk(self.engine, columns, size, extremes)
+            slow |= check_bounds(ast_, self.engine, columns, size, chunk)
+            results, deferred = self.engine.run(columns, size, chunk)
             slow |= deferred
             values = result_values(ast_, self.engine, results, size)
         self.slow = slow

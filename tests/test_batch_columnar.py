@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(ROOT))
 from benchmarks.population import population, write_csv, write_jsonl, write_parquet
 from lextrace.cli import main
+from lextrace.tables import Runner, arrow_chunks, table_rows
 
 # Lines the Arrow reader cannot take as they stand; all but one (numbers written as JSON numbers,
 # a share as a decimal) are bad scenarios.
@@ -361,6 +362,34 @@ def test_text_numbers_read_through_arrow_equal_the_exact_text_reader(cells, mone
     assert exact_values(fast, good) == exact_values(slow, good)
 
 
+@pytest.mark.parametrize(
+    "cells",
+    [
+        ["0.25"] * 99 + ["1/3"],  # decimals past the rows tried first, then a fraction
+        ["1/3"] + ["0.25"] * 99,  # a fraction among the rows tried first
+        [None] * 70 + ["0.5", "2/7"],  # nothing given in the rows tried first
+    ],
+    ids=["fraction-late", "fraction-early", "nulls-first"],
+)
+def test_text_shares_read_the_same_whatever_rows_are_tried_first(cells) -> None:
+    from lextrace import load_statute
+    from lextrace.columns import _column, _exact_texts
+    from lextrace.dsl.columnar import Engine, exact_values
+
+    loaded = load_statute()
+    declared = loaded.ast.inputs["onsite_renewable_share"]
+    array = pa.array(cells, type=pa.string())
+    missing = np.array([c is None for c in cells])
+    engine = Engine(loaded.ast, loaded.select_readings())
+    read, bad = _column(declared, engine, array, declared.name, missing)
+    exact, exact_bad = _exact_texts(array, 1)
+    given_rows = [row for row, cell in enumerate(cells) if cell is not None]
+    assert exact_values(exact, given_rows) == exact_values(read, given_rows)
+    assert not np.broadcast_to(bad, len(cells))[given_rows].any()
+    assert not np.broadcast_to(exact_bad, len(cells))[given_rows].any()
+    assert exact_values(read, given_rows) == [Fraction(cells[row]) for row in given_rows]
+
+
 # ---- every line or row keeps its identity -------------------------------------------------------
 ENGINES = [[], ["--engine", "scalar"]]
 GOOD = (ROOT / "examples" / "batch.jsonl").read_text(encoding="utf-8").splitlines()
@@ -632,3 +661,77 @@ def test_an_explicit_null_in_a_block_arrow_reads_whole_is_refused(
     out = columnar.read_text("utf-8").splitlines()
     assert json.loads(out[123])["line"] == 124 and field in out[123]
     assert len(out) == 500
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    places=st.integers(0, 6),
+    money=st.booleans(),
+    values=st.lists(st.one_of(st.none(), st.integers(-(10**12), 10**12)), min_size=1, max_size=30),
+)
+def test_the_extremes_noted_while_reading_decimals_are_the_columns_own(places, money, values):
+    # A bound check is skipped, and a product left unchecked, on the strength of these: each
+    # must be the least and the greatest whole part the column holds.
+    from decimal import Decimal
+
+    from lextrace.columns import _decimal_units
+    from lextrace.dsl.values import CENTS
+
+    array = pa.array(
+        [None if v is None else Decimal(v).scaleb(-places) for v in values],
+        pa.decimal128(38, places),
+    )
+    missing = np.array([v is None for v in values])
+    extremes: dict = {}
+    number, too_large = _decimal_units(array, CENTS if money else 1, missing, extremes)
+    assert not too_large.any()
+    # Noted whenever no row could leave int64 (measured on the way); never a wrong figure.
+    if all(v is None or v >= 0 for v in values):
+        assert len(extremes) == 1
+    for column, least, greatest in extremes.values():
+        assert column is number.q
+        assert (least, greatest) == (int(number.q.min()), int(number.q.max()))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    whole=st.lists(st.integers(-50, 50), min_size=1, max_size=12),
+    fraction=st.booleans(),
+    limit=st.integers(-50, 50),
+    op=st.sampled_from([">=", ">", "<="]),
+)
+def test_a_bound_skipped_by_the_extremes_holds_on_every_row(whole, fraction, limit, op) -> None:
+    from lextrace.columns import _always_holds
+    from lextrace.dsl.columnar import Chunk, Den, Num
+
+    statute = _statute()
+    engine = Runner(statute, statute.select_readings()).engine
+    q = np.array(whole, dtype=np.int64)
+    # With a fraction, every odd row holds one third more than its whole part.
+    r = (np.arange(len(whole)) % 2).astype(np.int64) if fraction else 0
+    column = Num(q, r, Den(3) if fraction else Den(), 1)
+    chunk = Chunk(engine, {}, len(whole))
+    bound = Num(limit, 0, Den(), 1)
+    holds = np.broadcast_to(chunk.compare(op, column, bound).value, (len(whole),))
+    if _always_holds(chunk, op, column, bound):
+        assert holds.all()
+    # Exactly when every row holds, for whole columns: no comparison is made for nothing.
+    if not fraction:
+        assert _always_holds(chunk, op, column, bound) == bool(holds.all())
+
+
+def test_a_row_breaking_a_bound_past_the_first_rows_is_still_found(tmp_path: Path) -> None:
+    # The least row decides whether a bound is checked row by row: one bad row at the very end
+    # of a chunk must still be found, and named by the scalar path.
+    rows = population(3_000, seed=8)
+    rows[-1] = {**rows[-1], "mri_distress_score": "-1"}
+    rows[1_500] = {**rows[1_500], "eligibility_period_years": 11}
+    source = tmp_path / "bounds.parquet"
+    write_parquet(source, rows)
+    statute = _statute()
+    runner = Runner(statute, statute.select_readings())
+    ((batch, _),) = arrow_chunks(str(source), "parquet", statute.ast)
+    chunk = runner.evaluate(batch, 0, table_rows(batch, str(source), 0))
+    assert sorted(chunk.errors) == [1_500, 2_999]
+    assert "mri_distress_score" in str(chunk.errors[2_999])
+    assert "eligibility_period_years" in str(chunk.errors[1_500])
