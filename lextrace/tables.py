@@ -49,6 +49,7 @@ from .dsl.scenario import ExactNumber, parse_text
 
 CHUNK_ROWS = 65_536
 BLOCK_BYTES = 1 << 23
+_SLACK_BYTES = 1 << 16  # room to finish a block's last line in its own buffer
 PARSERS = 2  # threads parsing blocks of JSON Lines
 
 
@@ -323,30 +324,36 @@ class JsonLines:
             n for n, d in statute.inputs.items() if d.type.kind in ("enum", "share")
         ]
 
-    def _blocks(self) -> Iterator[tuple[int, bytes]]:
-        """Yields (number of the block's first line, block) for blocks of whole lines."""
-        number = 1
-        tail = b""
+    def _blocks(self) -> Iterator[bytearray]:
+        """Yields blocks of whole lines (the last one as the file ends), each read into its own
+        buffer: a block's last line is completed by reading on to its end, not by copying."""
         started = False
         while True:
-            block = self.handle.read(BLOCK_BYTES)
-            if not block:
+            block = bytearray(BLOCK_BYTES + _SLACK_BYTES)
+            view = memoryview(block)
+            size = self.handle.readinto(view[:BLOCK_BYTES])
+            if not size:
+                view.release()
                 break
             if not started:
                 started = True
-                hint = json_array_hint(block[:HINT_BYTES])
+                hint = json_array_hint(bytes(view[: min(size, HINT_BYTES)]))
                 if hint is not None:
+                    view.release()
                     raise TableError(f"{self.source}: {hint}")
-            block = tail + block
-            cut = block.rfind(b"\n")
-            if cut < 0:
-                tail = block
-                continue
-            tail = block[cut + 1 :]
-            yield number, block[: cut + 1]
-            number += block.count(b"\n", 0, cut + 1)
-        if tail:
-            yield number, tail
+            if block[size - 1] != 10:  # "\n"
+                rest = self.handle.readline(_SLACK_BYTES)
+                view[size : size + len(rest)] = rest
+                size += len(rest)
+                view.release()
+                if block[size - 1] != 10:  # a line longer than the slack
+                    del block[size:]
+                    block += self.handle.readline()
+                    size = len(block)
+            else:
+                view.release()
+            del block[size:]
+            yield block
 
     def chunks(
         self,
@@ -359,19 +366,31 @@ class JsonLines:
         of the work)."""
         from concurrent.futures import Future, ThreadPoolExecutor
 
+        first = 1
+
+        def numbered(parsed: Any) -> tuple[pa.Table, list[int], Any, np.ndarray, Any]:
+            # Lines are numbered in order here; a block is parsed before its first line's number
+            # is known (the blocks before it are still being parsed).
+            nonlocal first
+            table, lines, rows, refused, kept = parsed
+            lines.first = first
+            first += len(lines)
+            return table, lines.numbers(), rows, refused, kept
+
         with ThreadPoolExecutor(max_workers=PARSERS) as pool:
             pending: deque[Future[Any]] = deque()
-            for first, block in self._blocks():
-                pending.append(pool.submit(self._block, first, block))
+            for block in self._blocks():
+                pending.append(pool.submit(self._block, block))
                 if len(pending) > PARSERS:
-                    yield pending.popleft().result()
+                    yield numbered(pending.popleft().result())
             while pending:
-                yield pending.popleft().result()
+                yield numbered(pending.popleft().result())
 
     def _block(
-        self, first: int, block: bytes
-    ) -> tuple[pa.Table, list[int], Any, np.ndarray, dict[str, pa.Array]]:
-        """Reads a block in one go when Arrow can, else line by line."""
+        self, block: bytearray
+    ) -> tuple[pa.Table, _Lines, Any, np.ndarray, dict[str, pa.Array]]:
+        """Reads a block in one go when Arrow can, else line by line; its lines are numbered
+        once the blocks before it are counted (`chunks`)."""
         data = np.frombuffer(block, dtype=np.uint8)
         ends = np.flatnonzero(data == 10)
         if len(ends) == 0 or ends[-1] != len(data) - 1:
@@ -387,9 +406,7 @@ class JsonLines:
         for index in np.flatnonzero(~shaped).tolist():
             filled[index] = bool(block[starts[index] : ends[index]].strip())
         irregular = bool((filled & ~shaped).any())
-        numbers = list(range(first, first + len(starts)))
-        spans = list(zip(numbers, starts.tolist(), ends.tolist(), strict=True))
-        lines = _Lines(block, spans)
+        lines = _Lines(block, starts, ends)
         undecodable = _undecodable_lines(block, starts, ends)
         readable = filled if undecodable is None else filled & ~undecodable
         if not irregular:
@@ -398,16 +415,16 @@ class JsonLines:
             else:
                 pieces = zip(starts[readable].tolist(), ends[readable].tolist(), strict=True)
                 table = self._read([block[start:end] for start, end in pieces])
-            if (
-                table is not None
-                and table.num_rows == int(readable.sum())
-                and not (self._nulls_required(table) and self._required_null(block))
-            ):
+            if table is not None and table.num_rows == int(readable.sum()):
                 table = self._declared(table)
                 refused = ~readable
-                if refused.any():
+                if self._nulls_required(table):
+                    # An explicit null is not an absent field (which takes its default): such
+                    # a line goes to the scalar path, which refuses it by name.
+                    refused |= self._required_nulls(block, starts) & readable
+                if not readable.all():
                     table = _spread(table, readable)
-                return table, numbers, self._rows(lines), refused, self._kept(lines, readable)
+                return table, lines, self._rows(lines), refused, self._kept(lines, readable)
         return self._table(lines, undecodable)
 
     def _kept(self, lines: _Lines, read: np.ndarray) -> dict[str, pa.Array]:
@@ -415,8 +432,7 @@ class JsonLines:
         the lines Arrow read, known to be valid JSON."""
         if not self.keep:
             return {}
-        block, spans = lines.block, lines.spans
-        ends = np.array([end for _, _, end in spans], dtype=np.int64)
+        block, ends = lines.block, lines.ends.astype(np.int64)
         data = np.frombuffer(block, dtype=np.uint8)
         # In valid JSON an unescaped `"name"` followed by a colon is that member's key, and
         # with one "{" on the line every key is at the top level: such lines are searched in
@@ -426,7 +442,7 @@ class JsonLines:
         quick = read & (braces == 1) & (escapes == 0)
         columns = {}
         for name in self.keep:
-            values = np.full(len(spans), None, dtype=object)
+            values = np.full(len(lines), None, dtype=object)
             key = re.compile(re.escape(json.dumps(name).encode()) + rb"[ \t]*:[ \t]*")
             found = [(m.start(), m.end()) for m in key.finditer(block)]
             if found:
@@ -467,20 +483,28 @@ class JsonLines:
         table = table.select(self.schema.names)
         return table if table.schema.equals(self.schema) else table.cast(self.schema)
 
-    def _required_null(self, text: bytes) -> bool:
+    def _required_nulls(self, block: bytearray, starts: np.ndarray) -> np.ndarray:
+        """Returns the lines of a block that give null to a field that is not optional."""
+        found = np.zeros(len(starts), dtype=bool)
+        for at in _null_positions(block).tolist():
+            if not found[line := int(np.searchsorted(starts, at, side="right")) - 1]:
+                found[line] = self._gives_null(block, at)
+        return found
+
+    def _required_null(self, text: bytes | bytearray) -> bool:
         """True when some field that is not optional is given an explicit null."""
-        at = text.find(b"null")
-        while at >= 0:
-            before = text.rfind(b":", 0, at)
-            if before >= 0 and not text[before + 1 : at].strip():
-                close = text.rfind(b'"', 0, before)
-                open_ = text.rfind(b'"', 0, close)
-                key = text[open_ + 1 : close].decode("utf-8", "replace")
-                quoted = close > 0 and open_ >= 0 and not text[close + 1 : before].strip()
-                if quoted and key in self.not_optional:
-                    return True
-            at = text.find(b"null", at + 4)
-        return False
+        return any(self._gives_null(text, at) for at in _null_positions(text).tolist())
+
+    def _gives_null(self, text: bytes | bytearray, at: int) -> bool:
+        """True when the `null` at `at` is the value of a member that is not optional."""
+        before = text.rfind(b":", 0, at)
+        if before < 0 or text[before + 1 : at].strip():
+            return False
+        close = text.rfind(b'"', 0, before)
+        open_ = text.rfind(b'"', 0, close)
+        if close <= 0 or open_ < 0 or text[close + 1 : before].strip():
+            return False
+        return text[open_ + 1 : close].decode("utf-8", "replace") in self.not_optional
 
     def _rows(self, batch: Any) -> Any:
         carried = self.carried
@@ -534,11 +558,10 @@ class JsonLines:
 
     def _table(
         self, lines: _Lines, undecodable: np.ndarray | None = None
-    ) -> tuple[pa.Table, list[int], Any, np.ndarray, dict[str, pa.Array]]:
+    ) -> tuple[pa.Table, _Lines, Any, np.ndarray, dict[str, pa.Array]]:
         # An explicit null is not an absent field (which takes its default): a line giving null
         # to a field that is not optional goes to the scalar path, which refuses it by name.
         texts = [lines[index][1] for index in range(len(lines))]
-        numbers = [number for number, _, _ in lines.spans]
         # Arrow reads objects only: any other line (a bare value, trailing text, a blank line)
         # is refused.
         # A line that gives a list (or periods) is read by the scalar path too (see Runner).
@@ -566,9 +589,9 @@ class JsonLines:
         carried = self._kept(lines, kept)
         if not tables:  # no line could be read: a chunk of nulls, every row to the scalar path
             table = pa.table({f.name: pa.nulls(len(texts), f.type) for f in schema})
-            return table, numbers, self._rows(lines), ~kept, carried
+            return table, lines, self._rows(lines), ~kept, carried
         table = _spread(pa.concat_tables(tables), kept)
-        return table, numbers, self._rows(lines), ~kept, carried
+        return table, lines, self._rows(lines), ~kept, carried
 
 
 def _undecodable_lines(block: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray | None:
@@ -612,19 +635,41 @@ def _object_shaped(line: bytes) -> bool:
     return text.startswith(b"{") and text.endswith(b"}")
 
 
-class _Lines:
-    """The numbered lines of a block, sliced only when one is asked for."""
+_NULL_WORD = int.from_bytes(b"null", "little")
 
-    def __init__(self, block: bytes, spans: list[tuple[int, int, int]]) -> None:
+
+def _null_positions(text: bytes | bytearray) -> np.ndarray:
+    """Returns where `null` starts in the text, in order: four searches of aligned 4-byte
+    words in numpy (without the interpreter's lock), one per offset."""
+    found = []
+    for offset in range(4):
+        count = (len(text) - offset) // 4
+        if count > 0:
+            words = np.frombuffer(text, dtype="<u4", count=count, offset=offset)
+            found.append(np.flatnonzero(words == _NULL_WORD) * 4 + offset)
+    return np.sort(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
+
+
+class _Lines:
+    """The lines of a block, sliced only when one is asked for; numbered from `first` (set
+    once the lines of the blocks before are counted)."""
+
+    def __init__(self, block: bytearray, starts: np.ndarray, ends: np.ndarray) -> None:
         self.block = block
-        self.spans = spans
+        self.starts = starts
+        self.ends = ends
+        self.first = 1
 
     def __len__(self) -> int:
-        return len(self.spans)
+        return len(self.starts)
 
     def __getitem__(self, index: int) -> tuple[int, bytes]:
-        number, start, end = self.spans[index]
-        return number, self.block[start:end]
+        start, end = int(self.starts[index]), int(self.ends[index])
+        return self.first + index, bytes(self.block[start:end])
+
+    def numbers(self) -> list[int]:
+        """Returns the number of each line in the file."""
+        return list(range(self.first, self.first + len(self)))
 
 
 # ---- Arrow files --------------------------------------------------------------------------------

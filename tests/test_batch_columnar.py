@@ -735,3 +735,47 @@ def test_a_row_breaking_a_bound_past_the_first_rows_is_still_found(tmp_path: Pat
     assert sorted(chunk.errors) == [1_500, 2_999]
     assert "mri_distress_score" in str(chunk.errors[2_999])
     assert "eligibility_period_years" in str(chunk.errors[1_500])
+
+
+@pytest.mark.parametrize(
+    ("block", "slack"), [(97, 5), (1000, 16), (4096, 1 << 16)], ids=["tiny", "small", "roomy"]
+)
+def test_blocks_cut_anywhere_give_the_same_lines_and_numbers(
+    block: int,
+    slack: int,
+    mixed_file: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A block ends inside a line, then the line is finished from its slack or, longer than
+    # the slack, read on to its end; every line must come out once, in place, numbered as the
+    # file numbers it (a last line without a newline included).
+    import lextrace.tables as tables
+
+    source = tmp_path / "cut.jsonl"
+    text = mixed_file.read_bytes()[:60_000]
+    source.write_bytes(text[: text.rfind(b"\n")] + b"\n\xff\xfe\n" + text[:300].split(b"\n")[0])
+    expected = tmp_path / "expected.jsonl"
+    code_s, _, _ = run(["batch", str(source), "--engine", "scalar", "-o", str(expected)], capsys)
+    monkeypatch.setattr(tables, "BLOCK_BYTES", block)
+    monkeypatch.setattr(tables, "_SLACK_BYTES", slack)
+    target = tmp_path / "out.jsonl"
+    code_c, _, _ = run(["batch", str(source), "-o", str(target)], capsys)
+    assert code_c == code_s == 2
+    assert target.read_bytes() == expected.read_bytes()
+    lines = source.read_bytes().split(b"\n")
+    assert len(target.read_text("utf-8").splitlines()) == len(lines)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from([b"null", b"nul", b"l", b"n", b"u", b'"a":', b" ", b"\n"])))
+def test_every_null_in_a_block_is_found_at_any_alignment(text) -> None:
+    from lextrace.tables import _null_positions
+
+    joined = b"".join(text)
+    expected, at = [], joined.find(b"null")
+    while at >= 0:
+        expected.append(at)
+        at = joined.find(b"null", at + 1)
+    assert _null_positions(bytearray(joined)).tolist() == expected
