@@ -14,8 +14,10 @@ from __future__ import annotations
 import decimal
 import difflib
 import functools
+import math
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -173,13 +175,18 @@ def _exact_texts(array: pa.Array, scale: int) -> tuple[Num, Array]:
     whose text is not a plain decimal or fraction: those go to the scalar path, which reads
     every form the scenario format admits and refuses the rest by name."""
     encoded = array if pa.types.is_dictionary(array.type) else pc.dictionary_encode(array)
-    numerators, denominators, unreadable = _text_table(tuple(encoded.dictionary.to_pylist()), scale)
-    indices = _indices(encoded, len(numerators) - 1)
-    bad = unreadable[indices]
-    if (denominators == 1).all():
-        return Num(numerators[indices], 0, Den(), scale), bad
-    den = denominators[indices]
-    numerator = numerators[indices]
+    table = _text_table(tuple(encoded.dictionary.to_pylist()), scale)
+    indices = _indices(encoded, len(table.numerators) - 1)
+    bad = table.unreadable[indices]
+    if table.common is not None:
+        # Every distinct value over one constant denominator: a whole part and a remainder
+        # per distinct value, looked up, with no division row by row.
+        q = table.whole[indices]
+        if table.common == 1:
+            return Num(q, 0, Den(), scale), bad
+        return Num(q, table.remainder[indices], Den(table.common), scale), bad
+    den = table.denominators[indices]
+    numerator = table.numerators[indices]
     q = numerator // den
     r = numerator - q * den
     if not r.any():
@@ -187,10 +194,23 @@ def _exact_texts(array: pa.Array, scale: int) -> tuple[Num, Array]:
     return Num(q, r, Den(1, (den,)), scale), bad
 
 
+@dataclass(frozen=True)
+class _TextTable:
+    """The exact values of distinct texts (one more entry, 0 and readable, for null rows):
+    numerators in base units over denominators, and where their least common denominator is
+    small (`common`), each value's whole part and remainder over it."""
+
+    numerators: Array
+    denominators: Array
+    unreadable: Array
+    common: int | None
+    whole: Array
+    remainder: Array
+
+
 @functools.lru_cache(maxsize=64)
-def _text_table(distinct: tuple[object, ...], scale: int) -> tuple[Array, Array, Array]:
-    """Returns the numerators (in base units), denominators and unreadable flags of distinct
-    texts, with one more entry (0/1, readable) for null rows."""
+def _text_table(distinct: tuple[object, ...], scale: int) -> _TextTable:
+    """Returns the exact values of distinct texts (see _TextTable)."""
     numerators = [0] * (len(distinct) + 1)
     denominators = [1] * (len(distinct) + 1)
     unreadable = [False] * (len(distinct) + 1)
@@ -201,10 +221,31 @@ def _text_table(distinct: tuple[object, ...], scale: int) -> tuple[Array, Array,
             continue
         numerators[index] = parts[0] * scale
         denominators[index] = parts[1]
-    return (
+    common: int | None = 1
+    for denominator in dict.fromkeys(denominators):
+        common = math.lcm(common, denominator)  # type: ignore[arg-type]
+        if common >= LIMIT:  # many distinct denominators: each row keeps its own
+            common = None
+            break
+    whole: list[int] = []
+    remainder: list[int] = []
+    for numerator, denominator in zip(numerators, denominators, strict=True):
+        if common is None:
+            break
+        over_common = numerator * (common // denominator)
+        if abs(over_common) >= LIMIT:
+            common = None
+            break
+        part, rest = divmod(over_common, common)
+        whole.append(part)
+        remainder.append(rest)
+    return _TextTable(
         np.array(numerators, dtype=np.int64),
         np.array(denominators, dtype=np.int64),
         np.array(unreadable, dtype=bool),
+        common,
+        np.array(whole if common is not None else [], dtype=np.int64),
+        np.array(remainder if common is not None else [], dtype=np.int64),
     )
 
 

@@ -779,3 +779,31 @@ def test_every_null_in_a_block_is_found_at_any_alignment(text) -> None:
         expected.append(at)
         at = joined.find(b"null", at + 1)
     assert _null_positions(bytearray(joined)).tolist() == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    fractions=st.lists(
+        st.tuples(st.integers(0, 10**6), st.integers(1, 10**12)), min_size=1, max_size=40
+    ),
+    small=st.booleans(),
+    money=st.booleans(),
+)
+def test_text_fractions_are_exact_over_one_denominator_or_each_their_own(
+    fractions, small, money
+) -> None:
+    # Few small denominators: every value over their least common one (a constant); many or
+    # large ones: each row over its own. Either way each value is the text's, exactly.
+    from lextrace.columns import _exact_texts
+    from lextrace.dsl.columnar import exact_values
+
+    if small:
+        fractions = [(n, d % 12 + 1) for n, d in fractions]
+    cells = [f"{n}/{d}" for n, d in fractions]
+    scale = 100 if money else 1
+    number, bad = _exact_texts(pa.array(cells, pa.string()), scale)
+    assert not np.broadcast_to(bad, len(cells)).any()
+    if small:
+        assert not number.den.factors  # one constant denominator
+    assert number.scale == scale
+    assert exact_values(number, range(len(cells))) == [Fraction(n, d) for n, d in fractions]
