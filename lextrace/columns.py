@@ -221,12 +221,14 @@ def _text_table(distinct: tuple[object, ...], scale: int) -> _TextTable:
             continue
         numerators[index] = parts[0] * scale
         denominators[index] = parts[1]
-    common: int | None = 1
+    common: int | None = None
+    least = 1
     for denominator in dict.fromkeys(denominators):
-        common = math.lcm(common, denominator)  # type: ignore[arg-type]
-        if common >= LIMIT:  # many distinct denominators: each row keeps its own
-            common = None
+        least = math.lcm(least, denominator)
+        if least >= LIMIT:  # many distinct denominators: each row keeps its own
             break
+    else:
+        common = least
     whole: list[int] = []
     remainder: list[int] = []
     for numerator, denominator in zip(numerators, denominators, strict=True):
