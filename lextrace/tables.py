@@ -70,7 +70,7 @@ class EvaluatedChunk:
     size: int
     values: dict[str, Any]
     errors: dict[int, ScenarioError | EvaluationError]  # row index in the chunk -> its error
-    lines: list[int] | None = None  # JSON Lines: each row's line number
+    lines: Sequence[int] | None = None  # JSON Lines: each row's line number
     kept: dict[str, pa.Array] = field(default_factory=dict)  # the fields carried through
     kept_json: bool = False  # kept values are JSON texts (JSON Lines input), else Arrow values
     # Rows whose scenario pins other readings than the run's: row index -> its output line.
@@ -189,7 +189,7 @@ class Task(NamedTuple):
     first: int
     rows: Any
     refused: np.ndarray | None
-    lines: list[int] | None
+    lines: Sequence[int] | None
     kept: dict[str, pa.Array]
     kept_json: bool = False
     from_floats: tuple[str, ...] = ()
@@ -357,7 +357,7 @@ class JsonLines:
 
     def chunks(
         self,
-    ) -> Iterator[tuple[pa.Table, list[int], Any, np.ndarray, dict[str, pa.Array]]]:
+    ) -> Iterator[tuple[pa.Table, Sequence[int], Any, np.ndarray, dict[str, pa.Array]]]:
         """Yields (table, line numbers, row source, rows for the scalar path, kept fields) per
         block.
 
@@ -368,7 +368,7 @@ class JsonLines:
 
         first = 1
 
-        def numbered(parsed: Any) -> tuple[pa.Table, list[int], Any, np.ndarray, Any]:
+        def numbered(parsed: Any) -> tuple[pa.Table, Sequence[int], Any, np.ndarray, Any]:
             # Lines are numbered in order here; a block is parsed before its first line's number
             # is known (the blocks before it are still being parsed).
             nonlocal first
@@ -594,9 +594,13 @@ class JsonLines:
         return table, lines, self._rows(lines), ~kept, carried
 
 
-def _undecodable_lines(block: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray | None:
+def _undecodable_lines(
+    block: bytes | bytearray, starts: np.ndarray, ends: np.ndarray
+) -> np.ndarray | None:
     """Returns the lines holding bytes that are not UTF-8, or None when the block has none (one
-    check of the whole block, in the usual case)."""
+    check of the whole block by Arrow's validator, in the usual case)."""
+    if _utf8(block):
+        return None
     try:
         block.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -610,6 +614,18 @@ def _undecodable_lines(block: bytes, starts: np.ndarray, ends: np.ndarray) -> np
         except UnicodeDecodeError:
             bad[index] = True
     return bad
+
+
+def _utf8(block: bytes | bytearray) -> bool:
+    """True when the bytes are UTF-8, as Python's decoder reads it (no surrogates, no overlong
+    forms), checked by Arrow without a copy or the interpreter's lock."""
+    offsets = pa.py_buffer(np.array([0, len(block)], dtype=np.int64))
+    text = pa.Array.from_buffers(pa.large_string(), 1, [None, offsets, pa.py_buffer(block)])
+    try:
+        text.validate(full=True)
+    except pa.ArrowInvalid:
+        return False
+    return True
 
 
 # A JSON value other than an object or array, on a line known to be valid JSON.
@@ -667,9 +683,9 @@ class _Lines:
         start, end = int(self.starts[index]), int(self.ends[index])
         return self.first + index, bytes(self.block[start:end])
 
-    def numbers(self) -> list[int]:
+    def numbers(self) -> range:
         """Returns the number of each line in the file."""
-        return list(range(self.first, self.first + len(self)))
+        return range(self.first, self.first + len(self))
 
 
 # ---- Arrow files --------------------------------------------------------------------------------

@@ -807,3 +807,19 @@ def test_text_fractions_are_exact_over_one_denominator_or_each_their_own(
         assert not number.den.factors  # one constant denominator
     assert number.scale == scale
     assert exact_values(number, range(len(cells))) == [Fraction(n, d) for n, d in fractions]
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=st.binary(max_size=12))
+@example(data=b"\xed\xa0\x80")  # a surrogate
+@example(data=b"\xc0\xaf")  # an overlong form
+@example(data=b"\xf4\x90\x80\x80")  # beyond U+10FFFF
+def test_a_block_is_utf8_exactly_when_python_decodes_it(data) -> None:
+    from lextrace.tables import _utf8
+
+    try:
+        data.decode("utf-8")
+        decodes = True
+    except UnicodeDecodeError:
+        decodes = False
+    assert _utf8(bytearray(data)) == decodes
