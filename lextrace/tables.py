@@ -504,7 +504,17 @@ class JsonLines:
         open_ = text.rfind(b'"', 0, close)
         if close <= 0 or open_ < 0 or text[close + 1 : before].strip():
             return False
-        return text[open_ + 1 : close].decode("utf-8", "replace") in self.not_optional
+        # The opening quote is the first one before the closing quote that is not escaped.
+        while open_ > 0 and _escaped(text, open_):
+            open_ = text.rfind(b'"', 0, open_)
+        if open_ < 0:
+            return True  # not a member as JSON has it: the scalar path reads the line
+        key = bytes(text[open_ : close + 1])
+        try:
+            name = json.loads(key) if b"\\" in key else key[1:-1].decode("utf-8")
+        except ValueError:
+            return True
+        return name in self.not_optional
 
     def _rows(self, batch: Any) -> Any:
         carried = self.carried
@@ -652,6 +662,14 @@ def _object_shaped(line: bytes) -> bool:
 
 
 _NULL_WORD = int.from_bytes(b"null", "little")
+
+
+def _escaped(text: bytes | bytearray, at: int) -> bool:
+    """True when the character at `at` follows an odd number of backslashes."""
+    count = 0
+    while at - count - 1 >= 0 and text[at - count - 1] == 0x5C:
+        count += 1
+    return count % 2 == 1
 
 
 def _null_positions(text: bytes | bytearray) -> np.ndarray:

@@ -823,3 +823,27 @@ def test_a_block_is_utf8_exactly_when_python_decodes_it(data) -> None:
     except UnicodeDecodeError:
         decodes = False
     assert _utf8(bytearray(data)) == decodes
+
+
+@pytest.mark.parametrize(
+    "key",
+    ['"retained\\u005fjobs"', '"\\u0072etained_jobs"', '"retained_jobs"'],
+    ids=["escaped-inside", "escaped-first", "plain"],
+)
+def test_an_explicit_null_under_an_escaped_name_is_refused_as_the_scalar_path_does(
+    key: str, scenarios: list[dict], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # JSON may spell a member's name with escapes; Arrow reads the name decoded, so the search
+    # for explicit nulls must decode it too, or the null would read as an absent field.
+    source = tmp_path / "escaped.jsonl"
+    write_jsonl(source, scenarios[:200])
+    lines = source.read_text(encoding="utf-8").splitlines()
+    given = {k: v for k, v in json.loads(lines[40]).items() if k != "retained_jobs"}
+    lines[40] = json.dumps(given)[:-1] + f", {key}: null}}"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    columnar, scalar = tmp_path / "columnar.jsonl", tmp_path / "scalar.jsonl"
+    code_c, _, _ = run(["batch", str(source), "-o", str(columnar)], capsys)
+    code_s, _, _ = run(["batch", str(source), "--engine", "scalar", "-o", str(scalar)], capsys)
+    assert code_c == code_s == 2
+    assert columnar.read_bytes() == scalar.read_bytes()
+    assert "retained_jobs" in columnar.read_text("utf-8").splitlines()[40]
