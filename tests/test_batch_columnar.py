@@ -637,9 +637,24 @@ def test_every_row_of_a_large_batch_keeps_its_place_and_id(
     assert mismatches(output, expected) == []
 
 
-@pytest.mark.parametrize("field", ["mega_project", "retained_jobs", "project_median_salary"])
+@pytest.mark.parametrize(
+    ("field", "spelled"),
+    [
+        ("mega_project", '"mega_project"'),
+        ("retained_jobs", '"retained_jobs"'),
+        ("project_median_salary", '"project_median_salary"'),
+        # JSON may spell a name with escapes: Arrow reads it decoded, and so must the search.
+        ("retained_jobs", '"retained\\u005fjobs"'),
+        ("retained_jobs", '"\\u0072etained_jobs"'),
+    ],
+    ids=["bool", "count", "money", "escaped-inside", "escaped-first"],
+)
 def test_an_explicit_null_in_a_block_arrow_reads_whole_is_refused(
-    field: str, scenarios: list[dict], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    field: str,
+    spelled: str,
+    scenarios: list[dict],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     # Every line is an object: the block is read in one go, and the null Arrow reads for a
     # field that is not optional (one with a default, one required) must still be found.
@@ -647,7 +662,7 @@ def test_an_explicit_null_in_a_block_arrow_reads_whole_is_refused(
     write_jsonl(source, scenarios[:500])
     lines = source.read_text(encoding="utf-8").splitlines()
     given = {k: v for k, v in json.loads(lines[123]).items() if k != field}
-    lines[123] = json.dumps(given)[:-1] + f', "{field}" :  null}}'
+    lines[123] = json.dumps(given)[:-1] + f", {spelled} :  null}}"
     lines[124] = json.dumps({k: v for k, v in json.loads(lines[124]).items() if k != field})
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     columnar, scalar = tmp_path / "columnar.jsonl", tmp_path / "scalar.jsonl"
@@ -824,26 +839,3 @@ def test_a_block_is_utf8_exactly_when_python_decodes_it(data) -> None:
         decodes = False
     assert _utf8(bytearray(data)) == decodes
 
-
-@pytest.mark.parametrize(
-    "key",
-    ['"retained\\u005fjobs"', '"\\u0072etained_jobs"', '"retained_jobs"'],
-    ids=["escaped-inside", "escaped-first", "plain"],
-)
-def test_an_explicit_null_under_an_escaped_name_is_refused_as_the_scalar_path_does(
-    key: str, scenarios: list[dict], tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # JSON may spell a member's name with escapes; Arrow reads the name decoded, so the search
-    # for explicit nulls must decode it too, or the null would read as an absent field.
-    source = tmp_path / "escaped.jsonl"
-    write_jsonl(source, scenarios[:200])
-    lines = source.read_text(encoding="utf-8").splitlines()
-    given = {k: v for k, v in json.loads(lines[40]).items() if k != "retained_jobs"}
-    lines[40] = json.dumps(given)[:-1] + f", {key}: null}}"
-    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    columnar, scalar = tmp_path / "columnar.jsonl", tmp_path / "scalar.jsonl"
-    code_c, _, _ = run(["batch", str(source), "-o", str(columnar)], capsys)
-    code_s, _, _ = run(["batch", str(source), "--engine", "scalar", "-o", str(scalar)], capsys)
-    assert code_c == code_s == 2
-    assert columnar.read_bytes() == scalar.read_bytes()
-    assert "retained_jobs" in columnar.read_text("utf-8").splitlines()[40]
