@@ -838,4 +838,3 @@ def test_a_block_is_utf8_exactly_when_python_decodes_it(data) -> None:
     except UnicodeDecodeError:
         decodes = False
     assert _utf8(bytearray(data)) == decodes
-
