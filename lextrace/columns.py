@@ -151,6 +151,23 @@ def _decimal_units(
     return Num(q, r, Den(denominator), scale), too_large
 
 
+def _dictionary_units(array: pa.DictionaryArray, scale: int) -> tuple[Num, Array]:
+    """Returns a dictionary of plain decimal texts as an exact Num in base units, as
+    _decimal_units does for the texts decoded (null rows read as 0): each distinct text cast
+    once by Arrow, then looked up per row."""
+    values = array.dictionary
+    cast = values.cast(pa.decimal128(38, _TEXT_PLACES))
+    number, too_large = _decimal_units(cast, scale, np.zeros(len(values), dtype=bool))
+    index = _indices(array, len(values))  # null rows: the entry appended after the values
+
+    def per_row(per_value: Array, null: object) -> Array:
+        return np.append(per_value, np.array([null], dtype=per_value.dtype))[index]
+
+    q = per_row(np.asarray(number.q, dtype=np.int64), 0)
+    r = number.r if isinstance(number.r, int) else per_row(number.r, 0)
+    return Num(q, r, number.den, scale), per_row(too_large, False)
+
+
 def _beyond(
     unscaled: Array, high: Array, missing: Array, numerator: int
 ) -> tuple[Array | None, tuple[int, int] | None]:
@@ -400,6 +417,11 @@ def _column(
         # Plain decimals are read fastest by Arrow's cast, decoded; other texts (fractions,
         # exponents) are read once per distinct value, from the dictionary.
         plain = _is_text(arrow.value_type) and _all_match(array.dictionary, _DECIMAL_TEXT)
+        # Few distinct texts are cast once each; a dictionary as large as the rows (Parquet's
+        # dictionary of a whole row group, given with every batch) is cheaper decoded.
+        few = 2 * len(array.dictionary) <= len(array) and not array.dictionary.null_count
+        if plain and few and kind != "count":
+            return _dictionary_units(array, scale_of(declared.type))
         array = array.dictionary_decode() if kind == "count" or plain else array
         arrow = array.type
     if pa.types.is_floating(arrow):

@@ -838,3 +838,40 @@ def test_a_block_is_utf8_exactly_when_python_decodes_it(data) -> None:
     except UnicodeDecodeError:
         decodes = False
     assert _utf8(bytearray(data)) == decodes
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    distinct=st.lists(
+        st.decimals(min_value=-(10**20), max_value=10**20, places=2, allow_nan=False).map(
+            lambda d: format(d, "f")
+        ),
+        min_size=1,
+        max_size=4,
+        unique=True,
+    ),
+    picks=st.lists(st.one_of(st.none(), st.integers(0, 3)), min_size=8, max_size=40),
+    money=st.booleans(),
+)
+def test_a_dictionary_of_few_decimal_texts_reads_as_its_texts_decoded(distinct, picks, money):
+    # Each distinct text is cast once and looked up per row: the values, the rows too large
+    # for int64 and the null rows must be those of the same texts read one per row.
+    from lextrace import load_statute
+    from lextrace.columns import _column
+    from lextrace.dsl.columnar import Engine, exact_values
+
+    loaded = load_statute()
+    name = "county_median_salary" if money else "mri_distress_score"
+    declared = loaded.ast.inputs[name]
+    cells = [None if p is None else distinct[p % len(distinct)] for p in picks]
+    plain = pa.array(cells, pa.string())
+    encoded = plain.dictionary_encode()
+    assume(2 * len(encoded.dictionary) <= len(encoded))
+    missing = np.array([c is None for c in cells])
+    engine = Engine(loaded.ast, loaded.select_readings())
+    got, got_bad = _column(declared, engine, encoded, name, missing)
+    want, want_bad = _column(declared, engine, plain, name, missing)
+    got_bad, want_bad = (np.broadcast_to(b, len(cells)) for b in (got_bad, want_bad))
+    assert got_bad.tolist() == want_bad.tolist()
+    kept = [row for row in range(len(cells)) if not want_bad[row]]
+    assert exact_values(got, kept) == exact_values(want, kept)
