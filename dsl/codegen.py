@@ -937,7 +937,9 @@ def _disjoint(low: Bound | None, high: Bound | None) -> bool:
     return low[0] > high[0] or (low[0] == high[0] and not (low[1] and high[1]))
 
 
-_CACHE: dict[tuple[int, tuple[str, ...]], tuple[ast.Statute, FastFunction | None]] = {}
+_CACHE: dict[
+    tuple[type[Generator], int, tuple[str, ...]], tuple[ast.Statute, Callable[..., object] | None]
+] = {}
 _TESTED: dict[int, tuple[ast.Statute, tuple[str, ...]]] = {}
 
 
@@ -963,14 +965,7 @@ def tested_readings(statute: ast.Statute) -> tuple[str, ...]:
 def fast_function(statute: ast.Statute, readings: Mapping[str, str]) -> FastFunction | None:
     """Returns the generated function of a statute under a reading selection (None when the
     encoding uses something the generator does not translate), made once and kept."""
-    selection = tuple(readings[r] for r in tested_readings(statute))
-    cache_key = (id(statute), selection)
-    cached = _CACHE.get(cache_key)
-    if cached is not None and cached[0] is statute:
-        return cached[1]
-    function = generated_function(Generator, statute, readings, "fast path")
-    _CACHE[cache_key] = (statute, function)
-    return function  # type: ignore[return-value]
+    return generated_function(Generator, statute, readings, "fast path")  # type: ignore[return-value]
 
 
 def generated_function(
@@ -981,8 +976,26 @@ def generated_function(
     helpers: Mapping[str, object] | None = None,
 ) -> Callable[..., object] | None:
     """Returns the function `kind` generates for a statute and reading selection, compiled
-    (None when the encoding uses something it does not translate). `helpers` are the
-    run-time names its source calls besides this module's."""
+    (None when the encoding uses something it does not translate), made once and kept for
+    the readings its encoding tests. `helpers` are the run-time names its source calls
+    besides this module's."""
+    selection = tuple(readings[r] for r in tested_readings(statute))
+    cache_key = (kind, id(statute), selection)
+    cached = _CACHE.get(cache_key)
+    if cached is not None and cached[0] is statute:
+        return cached[1]
+    function = _compiled(kind, statute, readings, label, helpers)
+    _CACHE[cache_key] = (statute, function)
+    return function
+
+
+def _compiled(
+    kind: type[Generator],
+    statute: ast.Statute,
+    readings: Mapping[str, str],
+    label: str,
+    helpers: Mapping[str, object] | None,
+) -> Callable[..., object] | None:
     try:
         generator = kind(statute, readings)
         source = generator.source()

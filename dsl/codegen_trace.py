@@ -38,7 +38,6 @@ from .codegen import (
     _is_integer,
     exact_value,
     generated_function,
-    tested_readings,
 )
 from .evaluator import INPUT, Evaluation, Program, Step
 from .values import Value
@@ -280,17 +279,9 @@ def _case_step(
     )
 
 
-_CACHE: dict[tuple[int, tuple[str, ...]], tuple[ast.Statute, TracedFunction | None]] = {}
-
-
 def traced_function(statute: ast.Statute, readings: Mapping[str, str]) -> TracedFunction | None:
     """Returns the generated traced function of a statute under a reading selection (None when
     the encoding uses something the generator does not translate), made once and kept."""
-    selection = tuple(readings[r] for r in tested_readings(statute))
-    cache_key = (id(statute), selection)
-    cached = _CACHE.get(cache_key)
-    if cached is not None and cached[0] is statute:
-        return cached[1]
     function = generated_function(
         TracingGenerator,
         statute,
@@ -298,7 +289,6 @@ def traced_function(statute: ast.Statute, readings: Mapping[str, str]) -> Traced
         "traced path",
         {"_Step": Step, "_case_step": _case_step, "_Evaluation": Evaluation},
     )
-    _CACHE[cache_key] = (statute, function)
     return function  # type: ignore[return-value]
 
 

@@ -35,6 +35,8 @@ from .checker import definition_expressions, reachable_definitions, walk
 from .values import CENTS, Value
 
 Array = np.ndarray[Any, Any]
+Extremes = dict[int, tuple[Array, int, int]]
+"""The least and greatest row of columns, by the column's id (the column kept beside)."""
 Mask = Array | bool
 LIMIT = 2**62
 """Magnitudes are kept below this (half the int64 range): a sum of two such values still fits."""
@@ -232,7 +234,7 @@ class Chunk:
         engine: Engine,
         inputs: Mapping[str, Col],
         size: int,
-        extremes: Mapping[int, tuple[Array, int, int]] | None = None,
+        extremes: Extremes | None = None,
     ) -> None:
         """`extremes` holds the least and greatest row of input columns already measured
         (keyed by the column's id, the column kept beside), as the table reader notes them."""
@@ -243,26 +245,22 @@ class Chunk:
         self.bad: Array = np.zeros(size, dtype=bool)
         self.den_values: dict[tuple[int, ...], tuple[Den, Array | int, Mask]] = {}
         self.bounds: dict[int, tuple[Array, int]] = {}
-        self.extremes: dict[int, tuple[Array, int, int]] = dict(extremes or {})
-        for column, least, greatest in self.extremes.values():
-            self.bounds[id(column)] = (column, max(greatest, -least))
+        self.extremes: Extremes = dict(extremes or {})
         self.fixed_bonuses: Num | None = None
 
     # ---- checked integer arithmetic ---------------------------------------------------------
     def bound(self, a: Array | int) -> int:
         """Returns a bound on the magnitude of every row of a column (or of a number): the one
-        noted when the column was made, else its largest magnitude (then noted)."""
+        noted when the column was made, else its largest magnitude (measured once)."""
         if not isinstance(a, np.ndarray):
             return abs(int(a))
         if a.dtype == np.bool_:
             return 1
-        noted = self.bounds.get(id(a))
-        if noted is not None and noted[0] is a:
-            return noted[1]
+        known = self.known_bound(a)
+        if known is not None:
+            return known
         least, greatest = self.extreme(a)
-        found = max(greatest, -least)
-        self.bounds[id(a)] = (a, found)
-        return found
+        return max(greatest, -least)
 
     def extreme(self, a: Array) -> tuple[int, int]:
         """Returns the least and the greatest row of an integer column (0, 0 for no row),
@@ -274,12 +272,38 @@ class Chunk:
         self.extremes[id(a)] = (a, *found)
         return found
 
+    def always_holds(self, op: str, column: Col, limit: Col) -> bool:
+        """True when `column op limit` holds on every row, as the column's extreme rows show (a
+        limit known before the rows, a column in normal form: whole part q, remainder in
+        [0, 1)). False when it cannot be shown so; the rows are then compared one by one."""
+        if not (isinstance(column, Num) and isinstance(limit, Num)) or column.scale != limit.scale:
+            return False
+        if not (column.normal and limit.den.whole and limit.bad is False):
+            return False
+        if not isinstance(limit.q, int) or not isinstance(column.q, np.ndarray):
+            return False
+        fractional = not column.den.whole and not (isinstance(column.r, int) and column.r == 0)
+        least, greatest = self.extreme(column.q)
+        if op == ">=":
+            return least >= limit.q  # the remainder only adds
+        if op == ">":
+            return least > limit.q
+        if op == "<=":  # q + r/den <= q when whole, < q + 1 otherwise
+            return greatest < limit.q if fractional else greatest <= limit.q
+        return False
+
     def known_bound(self, a: Array | int) -> int | None:
-        """Returns the bound noted for a column (or a number's magnitude), None if none is."""
+        """Returns the bound noted or measured for a column (or a number's magnitude), None if
+        none is."""
         if not isinstance(a, np.ndarray):
             return abs(int(a))
         noted = self.bounds.get(id(a))
-        return noted[1] if noted is not None and noted[0] is a else None
+        if noted is not None and noted[0] is a:
+            return noted[1]
+        measured = self.extremes.get(id(a))
+        if measured is not None and measured[0] is a:
+            return max(measured[2], -measured[1])
+        return None
 
     def selected(self, c: Array, then: Array | int, otherwise: Array | int) -> Array | int:
         """Returns `then` where c holds, else `otherwise`, its bound noted when both are

@@ -34,6 +34,7 @@ from .dsl.columnar import (
     Col,
     Den,
     Engine,
+    Extremes,
     Flag,
     Num,
     Unsupported,
@@ -45,9 +46,6 @@ from .dsl.columnar import (
 from .dsl.scenario import ExactNumber, default_value
 from .dsl.trace import json_value
 from .dsl.values import CENTS, Value, cents_string, to_cents
-
-Extremes = dict[int, tuple[Array, int, int]]
-"""The least and greatest row of columns, by the column's id (the column kept beside)."""
 
 
 class TableError(ValueError):
@@ -238,33 +236,23 @@ def _text_table(distinct: tuple[object, ...], scale: int) -> _TextTable:
             continue
         numerators[index] = parts[0] * scale
         denominators[index] = parts[1]
-    common: int | None = None
     least = 1
     for denominator in dict.fromkeys(denominators):
         least = math.lcm(least, denominator)
         if least >= LIMIT:  # many distinct denominators: each row keeps its own
             break
-    else:
-        common = least
-    whole: list[int] = []
-    remainder: list[int] = []
-    for numerator, denominator in zip(numerators, denominators, strict=True):
-        if common is None:
-            break
-        over_common = numerator * (common // denominator)
-        if abs(over_common) >= LIMIT:
-            common = None
-            break
-        part, rest = divmod(over_common, common)
-        whole.append(part)
-        remainder.append(rest)
+    small = least < LIMIT
+    pairs = zip(numerators, denominators, strict=True)
+    over = [n * (least // d) for n, d in pairs] if small else []
+    small = small and all(abs(value) < LIMIT for value in over)
+    common = least if small else None
     return _TextTable(
         np.array(numerators, dtype=np.int64),
         np.array(denominators, dtype=np.int64),
         np.array(unreadable, dtype=bool),
         common,
-        np.array(whole if common is not None else [], dtype=np.int64),
-        np.array(remainder if common is not None else [], dtype=np.int64),
+        np.array([value // least for value in over] if small else [], dtype=np.int64),
+        np.array([value % least for value in over] if small else [], dtype=np.int64),
     )
 
 
@@ -527,7 +515,7 @@ def check_bounds(
             for bound in declared.bounds:
                 limit = engine.expr(chunk, bound.value, {}, scale_of(declared.type))
                 op = {"min": ">=", "above": ">", "max": "<="}[bound.kind]
-                if _always_holds(chunk, op, column, limit):
+                if chunk.always_holds(op, column, limit):
                     continue
                 holds = chunk.compare(op, column, limit)
                 fails = ~np.broadcast_to(holds.value, (size,))
@@ -540,40 +528,19 @@ def check_bounds(
             if declared.type.kind == "share":
                 one = engine.literal(Fraction(1), 1)
                 zero = engine.literal(Fraction(0), 1)
-                if not _always_holds(chunk, ">=", column, zero):
+                if not chunk.always_holds(">=", column, zero):
                     broken |= np.broadcast_to(chunk.compare("<", column, zero).value, (size,))
-                if not _always_holds(chunk, "<=", column, one):
+                if not chunk.always_holds("<=", column, one):
                     broken |= np.broadcast_to(chunk.compare(">", column, one).value, (size,))
             elif declared.type.kind == "count":
                 assert isinstance(column, Num)
-                if not _always_holds(chunk, ">=", column, engine.literal(Fraction(0), 1)):
+                if not chunk.always_holds(">=", column, engine.literal(Fraction(0), 1)):
                     broken |= np.broadcast_to(np.asarray(column.q) < 0, (size,))
             if declared.required_when is not None:
                 needed = engine.expr(chunk, declared.required_when, {}, 1)
                 absent = np.broadcast_to(column.bad, (size,))
                 broken |= np.broadcast_to(needed.value, (size,)) & absent
     return broken
-
-
-def _always_holds(chunk: Chunk, op: str, column: Col, limit: Col) -> bool:
-    """True when `column op limit` holds on every row, as the column's extreme rows show (a
-    limit known before the rows, a column in normal form: whole part q, remainder in [0, 1)).
-    False when it cannot be shown so; the rows are then compared one by one."""
-    if not (isinstance(column, Num) and isinstance(limit, Num)) or column.scale != limit.scale:
-        return False
-    if not (column.normal and limit.den.whole and limit.bad is False):
-        return False
-    if not isinstance(limit.q, int) or not isinstance(column.q, np.ndarray):
-        return False
-    fractional = not column.den.whole and not (isinstance(column.r, int) and column.r == 0)
-    least, greatest = chunk.extreme(column.q)
-    if op == ">=":
-        return least >= limit.q  # the remainder only adds
-    if op == ">":
-        return least > limit.q
-    if op == "<=":  # q + r/den <= q when whole, < q + 1 otherwise
-        return greatest < limit.q if fractional else greatest <= limit.q
-    return False
 
 
 # ---- results ------------------------------------------------------------------------------------

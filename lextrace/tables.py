@@ -42,7 +42,7 @@ from .columns import (
     value_cells,
 )
 from .dsl import ast
-from .dsl.columnar import Chunk, Engine, Unsupported
+from .dsl.columnar import Chunk, Engine, Extremes, Unsupported
 from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
 from .dsl.scenario import ExactNumber, parse_text
@@ -129,7 +129,7 @@ class Runner:
             declared = [name for name in table.column_names if name in ast_.inputs]
             if len(declared) != len(table.column_names) and self.other_fields_allowed:
                 table = table.select(declared)
-            extremes: dict[int, tuple[np.ndarray, int, int]] = {}
+            extremes: Extremes = {}
             columns, slow = input_columns(ast_, self.engine, table, extremes)
             if refused is not None:
                 slow |= refused
@@ -326,33 +326,24 @@ class JsonLines:
 
     def _blocks(self) -> Iterator[bytearray]:
         """Yields blocks of whole lines (the last one as the file ends), each read into its own
-        buffer: a block's last line is completed by reading on to its end, not by copying."""
+        buffer with room to finish its last line: reading on to the line's end then adds to
+        the buffer without copying it (CPython keeps a bytearray's allocation when it shrinks
+        by less than half)."""
         started = False
         while True:
             block = bytearray(BLOCK_BYTES + _SLACK_BYTES)
-            view = memoryview(block)
-            size = self.handle.readinto(view[:BLOCK_BYTES])
+            with memoryview(block) as view:
+                size = self.handle.readinto(view[:BLOCK_BYTES])
+            del block[size:]
             if not size:
-                view.release()
                 break
             if not started:
                 started = True
-                hint = json_array_hint(bytes(view[: min(size, HINT_BYTES)]))
+                hint = json_array_hint(bytes(block[:HINT_BYTES]))
                 if hint is not None:
-                    view.release()
                     raise TableError(f"{self.source}: {hint}")
-            if block[size - 1] != 10:  # "\n"
-                rest = self.handle.readline(_SLACK_BYTES)
-                view[size : size + len(rest)] = rest
-                size += len(rest)
-                view.release()
-                if block[size - 1] != 10:  # a line longer than the slack
-                    del block[size:]
-                    block += self.handle.readline()
-                    size = len(block)
-            else:
-                view.release()
-            del block[size:]
+            if block[-1] != 10:  # "\n": the last line goes on past the block
+                block += self.handle.readline()
             yield block
 
     def chunks(
@@ -418,7 +409,7 @@ class JsonLines:
             if table is not None and table.num_rows == int(readable.sum()):
                 table = self._declared(table)
                 refused = ~readable
-                if self._nulls_required(table):
+                if self._reads_null_where_not_optional(table):
                     # An explicit null is not an absent field (which takes its default): such
                     # a line goes to the scalar path, which refuses it by name.
                     refused |= self._required_nulls(block, starts) & readable
@@ -467,7 +458,7 @@ class JsonLines:
             name: pa.array(values.tolist(), type=pa.string()) for name, values in columns.items()
         }
 
-    def _nulls_required(self, table: pa.Table) -> bool:
+    def _reads_null_where_not_optional(self, table: pa.Table) -> bool:
         """True when a field that is not optional holds a null in the table read: only then
         may a line give it an explicit null (an absent field reads as null too), which the
         text of the block is then searched for."""

@@ -716,7 +716,6 @@ def test_the_extremes_noted_while_reading_decimals_are_the_columns_own(places, m
     op=st.sampled_from([">=", ">", "<="]),
 )
 def test_a_bound_skipped_by_the_extremes_holds_on_every_row(whole, fraction, limit, op) -> None:
-    from lextrace.columns import _always_holds
     from lextrace.dsl.columnar import Chunk, Den, Num
 
     statute = _statute()
@@ -728,11 +727,11 @@ def test_a_bound_skipped_by_the_extremes_holds_on_every_row(whole, fraction, lim
     chunk = Chunk(engine, {}, len(whole))
     bound = Num(limit, 0, Den(), 1)
     holds = np.broadcast_to(chunk.compare(op, column, bound).value, (len(whole),))
-    if _always_holds(chunk, op, column, bound):
+    if chunk.always_holds(op, column, bound):
         assert holds.all()
     # Exactly when every row holds, for whole columns: no comparison is made for nothing.
     if not fraction:
-        assert _always_holds(chunk, op, column, bound) == bool(holds.all())
+        assert chunk.always_holds(op, column, bound) == bool(holds.all())
 
 
 def test_a_row_breaking_a_bound_past_the_first_rows_is_still_found(tmp_path: Path) -> None:
