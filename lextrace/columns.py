@@ -46,6 +46,7 @@ from .dsl.columnar import (
 from .dsl.scenario import ExactNumber, default_value
 from .dsl.trace import json_value
 from .dsl.values import CENTS, Value, cents_string, to_cents
+from .plain_text import could_be_plain, plain_decimals, plain_wholes
 
 
 class TableError(ValueError):
@@ -149,12 +150,11 @@ def _decimal_units(
     return Num(q, r, Den(denominator), scale), too_large
 
 
-def _dictionary_units(array: pa.DictionaryArray, scale: int) -> tuple[Num, Array]:
-    """Returns a dictionary of plain decimal texts as an exact Num in base units, as
-    _decimal_units does for the texts decoded (null rows read as 0): each distinct text cast
-    once by Arrow, then looked up per row."""
+def _dictionary_units(array: pa.DictionaryArray, cast: pa.Array, scale: int) -> tuple[Num, Array]:
+    """Returns a dictionary of plain decimal texts, whose values `cast` holds as decimals, as
+    an exact Num in base units, as _decimal_units does for the texts decoded (null rows read
+    as 0): each distinct text cast once, then looked up per row."""
     values = array.dictionary
-    cast = values.cast(pa.decimal128(38, _TEXT_PLACES))
     number, too_large = _decimal_units(cast, scale, np.zeros(len(values), dtype=bool))
     index = _indices(array, len(values))  # null rows: the entry appended after the values
 
@@ -402,15 +402,18 @@ def _column(
     if kind == "enum":
         return _codes(declared, engine, array, missing)
     if pa.types.is_dictionary(arrow):
-        # Plain decimals are read fastest by Arrow's cast, decoded; other texts (fractions,
-        # exponents) are read once per distinct value, from the dictionary.
-        plain = _is_text(arrow.value_type) and _all_match(array.dictionary, _DECIMAL_TEXT)
         # Few distinct texts are cast once each; a dictionary as large as the rows (Parquet's
         # dictionary of a whole row group, given with every batch) is cheaper decoded.
         few = 2 * len(array.dictionary) <= len(array) and not array.dictionary.null_count
-        if plain and few and kind != "count":
-            return _dictionary_units(array, scale_of(declared.type))
-        array = array.dictionary_decode() if kind == "count" or plain else array
+        text = _is_text(arrow.value_type)
+        if few and text and kind != "count":
+            cast = plain_decimals(array.dictionary, _TEXT_PLACES)
+            if cast is not None:
+                return _dictionary_units(array, cast, scale_of(declared.type))
+        # Plain decimals are read fastest by Arrow's cast, decoded; other texts (fractions,
+        # exponents) are read once per distinct value, from the dictionary.
+        if kind == "count" or (text and could_be_plain(array.dictionary)):
+            array = array.dictionary_decode()
         arrow = array.type
     if pa.types.is_floating(arrow):
         raise TableError(
@@ -420,8 +423,9 @@ def _column(
         )
     scale = scale_of(declared.type)
     if kind == "count":
-        if _is_text(arrow) and _all_match(array, _WHOLE_TEXT):
-            array, arrow = array.cast(pa.int64()), pa.int64()
+        whole = plain_wholes(array) if _is_text(arrow) else None
+        if whole is not None:
+            array, arrow = whole, pa.int64()
         if pa.types.is_integer(arrow):
             values, too_large = _int64(_filled(array, 0))
             return Num(values, 0, Den(), 1), too_large
@@ -439,36 +443,18 @@ def _column(
         values, too_large = _int64(_filled(array, 0))
         too_large |= reaching_limit(values, scale)
         return Num(np.where(too_large, 0, values) * scale, 0, Den(), scale), too_large
-    if _is_text(arrow) and _all_match(array, _DECIMAL_TEXT, sampled=True):
-        # Plain decimals (CSV cells): Arrow's exact decimal parser, no Python per text.
-        text = array.cast(pa.decimal128(38, _TEXT_PLACES))
-        return _decimal_units(text, scale, missing, extremes)
+    # Plain decimals (CSV cells): Arrow's exact decimal parser, no Python per text.
+    decimals = plain_decimals(array, _TEXT_PLACES) if _is_text(arrow) else None
+    if decimals is not None:
+        return _decimal_units(decimals, scale, missing, extremes)
     if _is_text(arrow) or pa.types.is_dictionary(arrow):
         return _exact_texts(array, scale)
     return Num(np.zeros(size, dtype=np.int64), 0, Den(), scale), ~missing
 
 
-# Texts that Arrow's exact casts read as `_plain_number` does: a plain decimal with at most
-# `_TEXT_PLACES` places (within decimal128's 38 digits), a whole number within int64.
+# The places a text decimal is cast to: beyond them, Arrow's cast refuses a text whose extra
+# places are not zeros (it would lose them), and the text is read by the exact text reader.
 _TEXT_PLACES = 6
-_DECIMAL_TEXT = rf"^-?[0-9]{{1,30}}(\.[0-9]{{1,{_TEXT_PLACES}}})?$"
-_WHOLE_TEXT = r"^[0-9]{1,18}$"
-
-
-def _all_match(array: pa.Array, pattern: str, sampled: bool = False) -> bool:
-    """True when every non-null text of the array matches the pattern (and one is not null).
-    `sampled`: the first rows are tried first, so a column whose texts are of another form
-    (fractions, say) is not matched row by row to the end."""
-    if array.null_count == len(array):
-        return False
-    if sampled and len(array) > _SAMPLE_ROWS:
-        first = pc.match_substring_regex(array.slice(0, _SAMPLE_ROWS), pattern)
-        if pc.any(pc.invert(first)).as_py():
-            return False
-    return bool(pc.all(pc.match_substring_regex(array, pattern)).as_py())
-
-
-_SAMPLE_ROWS = 64
 
 
 def _codes(
