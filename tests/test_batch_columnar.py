@@ -880,10 +880,10 @@ def test_a_dictionary_of_few_decimal_texts_reads_as_its_texts_decoded(distinct, 
 def test_a_number_of_33_digits_is_read_as_written(
     irregular: bool, scenarios: list[dict], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Arrow's cast of text to decimal128(38, 6) reads some numbers of 33 digits as other
-    # numbers, silently ("4" and 32 zeros as 59717633079061536536625392568231.788544, 2**128
-    # rounded up to a million as 0.788544; see lextrace/plain_text.py). Read from JSON, such a
-    # line must give what the scalar path gives for it.
+    # Arrow reads some numbers of 33 digits into decimal128(38, 6) as other numbers, silently:
+    # its cast of text reads "4" and 32 zeros as 59717633079061536536625392568231.788544 (see
+    # lextrace/plain_text.py), its JSON reader, alone, 2**128 rounded up to a million as
+    # 0.788544. Read from JSON Lines, such a line must give what the scalar path gives for it.
     source = tmp_path / "long.jsonl"
     write_jsonl(source, scenarios[:300])
     lines = source.read_text(encoding="utf-8").splitlines()
@@ -910,7 +910,7 @@ def test_a_number_of_33_digits_is_read_as_written(
     "text",
     [
         "400000000000000000000000000000000",  # Arrow's cast reads it as another number
-        str(-(-(2**128) // 10**6)),  # ... and this one as 0.788544
+        str(-(-(2**128) // 10**6)),  # Arrow's JSON reader reads it as 0.788544
         "1" * 31,  # the longest text the cast is given
         "65000.5000000",  # a seventh place, a zero: Arrow's cast keeps the value
         "65000.5000001",  # a seventh place that is not a zero: the cast fails, text by text
