@@ -533,15 +533,18 @@ def check_bounds(
 def result_values(
     statute: ast.Statute, engine: Engine, results: Mapping[str, Col], size: int
 ) -> dict[str, Any]:
-    """Returns each result as a column for output: cents (int64) for money, names for enums,
-    numpy arrays of ints and bools, exact Fractions (a list) for other numbers."""
+    """Returns each result as a column for output: cents (int64) for money, member names (an
+    Arrow string array) for enums, numpy arrays of ints and bools, exact Fractions (a list)
+    for other numbers."""
     out: dict[str, Any] = {}
     for name in statute.result_names:
         column = results[name]
         kind = statute.definitions[name].type.kind
         if isinstance(column, Code):
-            names = np.array(engine.members, dtype=object)
-            out[name] = names[np.broadcast_to(column.value, (size,)).astype(np.int64)]
+            # Looked up by Arrow, not built as Python strings row by row (which holds the
+            # interpreter's lock, so the other thread's chunk waits).
+            codes = pa.array(np.broadcast_to(column.value, (size,)).astype(np.int64))
+            out[name] = pc.take(pa.array(engine.members, type=pa.string()), codes)
         elif isinstance(column, Flag):
             out[name] = np.broadcast_to(column.value, (size,))
         elif kind == "money":
@@ -551,6 +554,14 @@ def result_values(
         else:
             out[name] = exact_values(column, range(size))
     return out
+
+
+def member_names(column: Any) -> pa.Array:
+    """Returns an enum result column (member names: an Arrow array, or any sequence of
+    strings) as an Arrow string array."""
+    if isinstance(column, pa.Array):
+        return column.cast(pa.string())
+    return pa.array(np.asarray(column, dtype=object).tolist(), type=pa.string())
 
 
 def json_lines(
@@ -581,7 +592,7 @@ def json_lines(
                 cells = pa.array(texts, type=pa.string())
             parts += [f'{separator}{key}: "', cells, '"']
         elif kind == "enum":
-            names = pa.array(np.asarray(column, dtype=object).tolist(), type=pa.string())
+            names = member_names(column)
             # Members are plain identifiers (the grammar's), so quoting is all JSON needs.
             parts += [f'{separator}{key}: "', names, '"']
         elif kind == "bool":

@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .api import Statute
-from .columns import decimal_cents
+from .columns import decimal_cents, member_names
 from .dsl.errors import ScenarioError
 from .dsl.values import exact_string
 from .tables import EvaluatedChunk
@@ -48,7 +48,7 @@ def arrow_results(statute: Statute, chunk: EvaluatedChunk, keep: list[str]) -> p
                 values = [None if v is None else Decimal(int(v)).scaleb(-2) for v in column]
                 arrays[name] = pa.array(values, type=pa.decimal128(38, 2))
         elif kind == "enum":
-            names = pa.array(np.asarray(column, dtype=object).tolist(), type=pa.string())
+            names = member_names(column)
             arrays[name] = (
                 pc.if_else(pa.array(failed), pa.scalar(None, pa.string()), names)
                 if (chunk.errors)
