@@ -287,6 +287,24 @@ def test_an_undecided_check_says_what_made_it_hard(statute) -> None:
     assert any("floor" in o.detail for o in hard)
 
 
+def test_the_hardness_names_every_input_inside_each_nonlinear_term() -> None:
+    import z3
+
+    from lextrace.verify.checks import _input_names, hardness
+
+    x, y, z, w = z3.Reals("x y z w")
+    shared = y + z  # inside both products: its names are counted for each
+    terms = [x * shared > 1, shared * w < 2, z3.ToInt(w / 3) == x, z + 1 > 0]
+    assert hardness(terms) == (
+        "nonlinear arithmetic: 1 floor, 2 products of unknowns, over w, x, y, z"
+    )
+    assert hardness([x + 2 * y > z]) == ""  # linear: nothing to name
+    names_of: dict[int, frozenset[str]] = {}
+    assert _input_names(x * shared, names_of) == {"x", "y", "z"}
+    assert _input_names(shared * w, names_of) == {"y", "z", "w"}  # `shared` recalled
+    assert _input_names(z3.RealVal(2) * 3, names_of) == frozenset()
+
+
 def test_a_run_ends_the_same_way_on_a_machine_five_times_slower(
     statute, monkeypatch: pytest.MonkeyPatch
 ) -> None:

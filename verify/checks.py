@@ -926,6 +926,7 @@ def hardness(terms: list[Term]) -> str:
     (a product or quotient of two unknowns, a floor of one) and the inputs inside them."""
     kinds: dict[str, int] = {}
     inputs: set[str] = set()
+    names_of: dict[int, frozenset[str]] = {}  # shared: nonlinear terms share their subterms
     seen: set[int] = set()
     stack = list(terms)
     while stack:
@@ -950,8 +951,7 @@ def hardness(terms: list[Term]) -> str:
         if label is not None:
             kinds[label] = kinds.get(label, 0) + 1
             for child in term.children():
-                for name in _input_names(child):
-                    inputs.add(name)
+                inputs |= _input_names(child, names_of)
         stack.extend(term.children())
     if not kinds:
         return ""
@@ -963,20 +963,24 @@ def hardness(terms: list[Term]) -> str:
     return f"nonlinear arithmetic: {shown}{over}"
 
 
-def _input_names(term: Term) -> set[str]:
-    """Returns the names of the uninterpreted constants in a term (inputs, readings)."""
-    found: set[str] = set()
-    seen: set[int] = set()
-    stack = [term]
+def _input_names(term: Term, names_of: dict[int, frozenset[str]]) -> frozenset[str]:
+    """Returns the names of the uninterpreted constants in a term (inputs, readings);
+    `names_of` holds those of the subterms already seen, by their id, and is added to."""
+    stack: list[tuple[Term, list[Term] | None]] = [(term, None)]
     while stack:
-        node = stack.pop()
-        if node.get_id() in seen:
+        node, children = stack.pop()
+        key = node.get_id()
+        if key in names_of:
             continue
-        seen.add(node.get_id())
-        if z3.is_const(node) and node.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            found.add(node.decl().name())
-        stack.extend(node.children())
-    return found
+        if children is None:
+            children = node.children()
+            stack.append((node, children))
+            stack.extend((child, None) for child in children if child.get_id() not in names_of)
+        elif z3.is_const(node) and node.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            names_of[key] = frozenset((node.decl().name(),))
+        else:
+            names_of[key] = frozenset().union(*(names_of[c.get_id()] for c in children))
+    return names_of[term.get_id()]
 
 
 def _param_values(params: tuple[ast.Param, ...]) -> list[tuple[Value, ...]]:
