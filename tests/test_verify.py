@@ -55,6 +55,24 @@ def bundled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     }
 
 
+@pytest.fixture(scope="module")
+def breaking(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """One `lextrace verify` of the breaking amendment, with every output asked for at once:
+    its JSON report, counterexample files, SARIF and JUnit."""
+    folder = tmp_path_factory.mktemp("breaking")
+    completed = lextrace(
+        "verify", str(BREAKING), "--format", "json", "--counterexamples", str(folder / "cx"),
+        "--sarif", str(folder / "out.sarif"), "--junit", str(folder / "out.xml"),
+    )  # fmt: skip
+    return {
+        "exit": completed.returncode,
+        "report": json.loads(completed.stdout),
+        "counterexamples": folder / "cx",
+        "sarif": json.loads((folder / "out.sarif").read_text(encoding="utf-8")),
+        "junit": ElementTree.parse(folder / "out.xml").getroot(),
+    }
+
+
 def test_every_check_of_the_bundled_statute_is_proved(bundled: dict) -> None:
     checks = bundled["report"]["checks"]
     # Only the rules deriving the counted facts from a payroll rest on a list: those are
@@ -101,12 +119,11 @@ def test_report_formats(bundled: dict) -> None:
 
 
 def test_breaking_amendment_fails_with_a_counterexample_explain_reproduces(
-    tmp_path: Path,
+    breaking: dict,
 ) -> None:
-    out = tmp_path / "cx"
-    completed = lextrace("verify", str(BREAKING), "--format", "json", "--counterexamples", str(out))
-    assert completed.returncode == 1
-    report = json.loads(completed.stdout)
+    out = breaking["counterexamples"]
+    assert breaking["exit"] == 1
+    report = breaking["report"]
     violated = {c["name"]: c for c in report["checks"] if c["status"] == VIOLATED}
     assert CAP_B5 in violated
     assert all(c["status"] in (PROVED, VIOLATED, "BOUNDED") for c in report["checks"])
@@ -209,12 +226,8 @@ def test_unknown_fails_unless_allowed(statute: Statute) -> None:
     assert lextrace("verify", "--budget", "0.01", "--allow-unknown").returncode == 0
 
 
-def test_sarif_points_at_the_encoding_lines(tmp_path: Path) -> None:
-    sarif_path = tmp_path / "out.sarif"
-    junit_path = tmp_path / "out.xml"
-    lextrace("verify", str(BREAKING), "--sarif", str(sarif_path), "--junit", str(junit_path))
-    sarif = json.loads(sarif_path.read_text(encoding="utf-8"))
-    results = sarif["runs"][0]["results"]
+def test_sarif_points_at_the_encoding_lines(breaking: dict) -> None:
+    results = breaking["sarif"]["runs"][0]["results"]
     assert results
     lines = BREAKING.read_text(encoding="utf-8").splitlines()
     for result in results:
@@ -222,10 +235,10 @@ def test_sarif_points_at_the_encoding_lines(tmp_path: Path) -> None:
         assert location["artifactLocation"]["uri"].endswith("uncapped-port-bonus/nj-34-1b-343.lex")
         line = lines[location["region"]["startLine"] - 1]
         assert "invariant" in line or "monotone" in line or "case" in line or "rule" in line
-    assert ElementTree.parse(junit_path).getroot().get("failures") == str(len(results))
+    assert breaking["junit"].get("failures") == str(len(results))
 
 
-def test_json_and_sarif_words_read_as_one_paragraph(bundled: dict, tmp_path: Path) -> None:
+def test_json_and_sarif_words_read_as_one_paragraph(bundled: dict, breaking: dict) -> None:
     def laid_out(text: str) -> bool:
         return text != " ".join(text.split())
 
@@ -238,12 +251,7 @@ def test_json_and_sarif_words_read_as_one_paragraph(bundled: dict, tmp_path: Pat
         for d in descriptions
     )
     assert not [d for d in descriptions if laid_out(d)]
-    sarif_path = tmp_path / "out.sarif"
-    lextrace("verify", str(BREAKING), "--sarif", str(sarif_path))
-    messages = [
-        r["message"]["text"]
-        for r in json.loads(sarif_path.read_text(encoding="utf-8"))["runs"][0]["results"]
-    ]
+    messages = [r["message"]["text"] for r in breaking["sarif"]["runs"][0]["results"]]
     assert messages
     for message in messages:
         assert not laid_out(message), message
