@@ -557,10 +557,10 @@ def result_values(
 
 
 def member_names(column: Any) -> pa.Array:
-    """Returns an enum result column (member names: an Arrow array, or any sequence of
-    strings) as an Arrow string array."""
+    """Returns an enum result column (member names: the Arrow string array result_values
+    gives, or any sequence of strings) as an Arrow string array."""
     if isinstance(column, pa.Array):
-        return column.cast(pa.string())
+        return column
     return pa.array(np.asarray(column, dtype=object).tolist(), type=pa.string())
 
 
