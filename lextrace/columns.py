@@ -72,6 +72,24 @@ def floats_as_text(
     return table, names
 
 
+def arrow_array(values: Array, nulls: Array | None = None) -> pa.Array:
+    """Returns a numpy column of integers or booleans as an Arrow array made from its buffer,
+    null where `nulls` is set. `pa.array` would give the same, but imports numpy.ma on its
+    first numpy column (about 20 ms of a batch's start-up)."""
+    values = np.ascontiguousarray(values)
+    null_count = 0 if nulls is None else int(np.count_nonzero(nulls))
+    validity = None
+    if null_count:
+        assert nulls is not None
+        validity = pa.py_buffer(np.packbits(~np.asarray(nulls, dtype=bool), bitorder="little"))
+    if values.dtype == np.bool_:
+        data = pa.py_buffer(np.packbits(values, bitorder="little"))
+        type_ = pa.bool_()
+    else:
+        data, type_ = pa.py_buffer(values), pa.from_numpy_dtype(values.dtype)
+    return pa.Array.from_buffers(type_, len(values), [validity, data], null_count=null_count)
+
+
 def _filled(array: pa.Array, value: object) -> pa.Array:
     """Returns the array with nulls replaced by `value` (itself when it has none)."""
     return array if array.null_count == 0 else array.fill_null(value)
@@ -89,7 +107,7 @@ def _int64(array: pa.Array) -> tuple[Array, Array]:
     if array.type == pa.uint64():
         limit = pa.scalar(LIMIT, pa.uint64())
         too_large = np.asarray(pc.greater(array, limit).to_numpy(zero_copy_only=False), bool)
-        array = pc.if_else(pa.array(too_large), pa.scalar(0, pa.uint64()), array)
+        array = pc.if_else(arrow_array(too_large), pa.scalar(0, pa.uint64()), array)
         return np.asarray(array.cast(pa.int64()).to_numpy(zero_copy_only=False)), too_large
     values = array.cast(pa.int64()).to_numpy(zero_copy_only=False)
     return np.asarray(values, dtype=np.int64), np.zeros(len(array), dtype=bool)
@@ -543,7 +561,7 @@ def result_values(
         if isinstance(column, Code):
             # Looked up by Arrow, not built as Python strings row by row (which holds the
             # interpreter's lock, so the other thread's chunk waits).
-            codes = pa.array(np.broadcast_to(column.value, (size,)).astype(np.int64))
+            codes = arrow_array(np.broadcast_to(column.value, (size,)).astype(np.int64))
             out[name] = pc.take(pa.array(engine.members, type=pa.string()), codes)
         elif isinstance(column, Flag):
             out[name] = np.broadcast_to(column.value, (size,))
@@ -599,7 +617,7 @@ def json_lines(
             flags = ["true" if v else "false" for v in column]
             parts += [f"{separator}{key}: ", pa.array(flags, type=pa.string())]
         elif kind == "count":
-            counts = pa.array(np.asarray(column, dtype=np.int64)).cast(pa.string())
+            counts = arrow_array(np.asarray(column, dtype=np.int64)).cast(pa.string())
             parts += [f"{separator}{key}: ", counts]
         else:
             type_ = statute.definitions[name].type
@@ -617,7 +635,7 @@ def decimal_cents(cents_column: Array, nulls: Array | None = None) -> pa.Array:
     words[:, 0] = cents_column
     words[:, 1] = cents_column >> 63
     null_count = int(nulls.sum()) if nulls is not None else 0
-    validity = pa.array(~nulls).buffers()[1] if null_count else None  # type: ignore[operator]
+    validity = arrow_array(~nulls).buffers()[1] if null_count else None  # type: ignore[operator]
     return pa.Array.from_buffers(
         pa.decimal128(38, 2),
         len(cents_column),

@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .api import Statute
-from .columns import decimal_cents, member_names
+from .columns import arrow_array, decimal_cents, member_names
 from .dsl.errors import ScenarioError
 from .dsl.values import exact_string
 from .tables import EvaluatedChunk
@@ -50,7 +50,7 @@ def arrow_results(statute: Statute, chunk: EvaluatedChunk, keep: list[str]) -> p
         elif kind == "enum":
             names = member_names(column)
             arrays[name] = (
-                pc.if_else(pa.array(failed), pa.scalar(None, pa.string()), names)
+                pc.if_else(arrow_array(failed), pa.scalar(None, pa.string()), names)
                 if (chunk.errors)
                 else names
             )

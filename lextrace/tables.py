@@ -33,6 +33,7 @@ from .batch_lines import (
 )
 from .columns import (
     TableError,
+    arrow_array,
     check_bounds,
     floats_as_text,
     input_columns,
@@ -643,7 +644,7 @@ def _spread(table: pa.Table, present: np.ndarray) -> pa.Table:
     go, in order, where it is True)."""
     position = np.full(len(present), -1, dtype=np.int64)
     position[present] = np.arange(int(present.sum()))
-    return table.take(pa.array(position, mask=position < 0))
+    return table.take(arrow_array(position, position < 0))
 
 
 def _object_shaped(line: bytes) -> bool:
@@ -806,7 +807,7 @@ def _placed(
     present[list(errors)] = False
     position = np.full(len(present), -1, dtype=np.int64)
     position[present] = np.arange(batch.num_rows)
-    placed = batch.take(pa.array(position, mask=position < 0))
+    placed = batch.take(arrow_array(position, position < 0))
     names = placed.schema.names
     columns = list(placed.columns)
     for name in keep:
@@ -847,7 +848,7 @@ def _undecodable(
                 bad[row] = True
                 where = f"{source}: row {first + row + 1}"
                 errors.setdefault(row, not_utf8(where, error, name))
-        columns[index] = pc.if_else(pa.array(bad), pa.scalar(None, column.type), column)
+        columns[index] = pc.if_else(arrow_array(bad), pa.scalar(None, column.type), column)
     if not errors:
         return batch, errors
     return pa.RecordBatch.from_arrays(columns, names=batch.schema.names), errors

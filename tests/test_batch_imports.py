@@ -1,0 +1,68 @@
+"""What a batch imports. The command leaves pandas out of its process (lextrace.cli:
+leave_pandas_out), and builds Arrow arrays from numpy buffers (`arrow_array`), so a batch
+imports neither pandas nor numpy.ma."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from lextrace.columns import arrow_array
+
+ROOT = Path(__file__).resolve().parent.parent
+BATCH = str(ROOT / "examples" / "batch.jsonl")  # some lines refused: the error paths too
+
+
+def _python(code: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _modules_after_batch(target: Path) -> list[str]:
+    code = f"""
+import sys
+from lextrace import cli
+cli.leave_pandas_out()  # as the console script does
+sys.argv = ["lextrace", "batch", {BATCH!r}, "-o", {str(target)!r}]
+try:
+    cli.main()
+except SystemExit as stop:
+    assert stop.code in (0, 1), stop.code  # 1: some lines were refused
+print("pandas" in sys.modules, "numpy.ma" in sys.modules)
+"""
+    return _python(code).split()
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_the_command_imports_neither_pandas_nor_numpy_ma(tmp_path: Path, suffix: str) -> None:
+    target = tmp_path / f"out{suffix}"
+    assert _modules_after_batch(target) == ["False", "False"]
+    assert target.stat().st_size > 0
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int16, np.int8, np.bool_])
+@pytest.mark.parametrize("size", [0, 1, 7, 8, 9, 65])
+def test_arrow_array_equals_pyarrows_own_conversion(dtype: type, size: int) -> None:
+    values = (np.arange(size) * 37 % 11 - 5).astype(dtype)
+    assert arrow_array(values).equals(pa.array(values))
+    strided = np.arange(2 * size)[::2].astype(dtype)  # not contiguous
+    assert arrow_array(strided).equals(pa.array(strided))
+    broadcast = np.broadcast_to(np.array(3, dtype=dtype), (size,))
+    assert arrow_array(broadcast).to_pylist() == pa.array(broadcast).to_pylist()
+
+
+def test_arrow_array_with_nulls_equals_pyarrows_own_conversion() -> None:
+    values = np.arange(21, dtype=np.int64)
+    nulls = values % 3 == 0
+    made = arrow_array(values, nulls)
+    assert made.equals(pa.array(values, mask=nulls))
+    assert made.null_count == 7
+    assert arrow_array(values, np.zeros(21, dtype=bool)).equals(pa.array(values))
