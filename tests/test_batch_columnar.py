@@ -942,3 +942,31 @@ def test_a_csv_amount_is_read_as_written(
         untraced.append(record)
     assert [json.loads(x) for x in columnar.read_text(encoding="utf-8").splitlines()] == untraced
     assert len(untraced) == 200
+
+
+def test_small_row_groups_are_read_in_whole_chunks_with_the_same_results(
+    scenarios: list[dict], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pyarrow.parquet as pq
+
+    whole = tmp_path / "whole.parquet"
+    write_parquet(whole, scenarios)
+    # Each row group has its own dictionaries for the text columns (enum members, shares).
+    grouped = tmp_path / "grouped.parquet"
+    pq.write_table(pq.read_table(whole), grouped, row_group_size=257)
+    assert pq.ParquetFile(grouped).metadata.num_row_groups == 12
+    chunks = list(arrow_chunks(str(grouped), "parquet", _statute().ast, size=1000))
+    assert [batch.num_rows for batch, _ in chunks] == [1000, 1000, 1000]
+    table = pq.read_table(whole)
+    for index, (batch, errors) in enumerate(chunks):
+        assert not errors
+        expected = table.slice(1000 * index, 1000)
+        for name in ("green_building", "onsite_renewable_share", "new_jobs"):
+            assert batch.column(name).to_pylist() == expected.column(name).to_pylist()
+    outputs = []
+    for source in (whole, grouped):
+        target = tmp_path / f"out-{source.stem}.jsonl"
+        code, _, err = run(["batch", str(source), "-o", str(target)], capsys)
+        assert code == 0, err
+        outputs.append(target.read_bytes())
+    assert outputs[0] == outputs[1]
