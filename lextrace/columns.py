@@ -77,17 +77,22 @@ def arrow_array(values: Array, nulls: Array | None = None) -> pa.Array:
     null where `nulls` is set. `pa.array` would give the same, but imports numpy.ma on its
     first numpy column (about 20 ms of a batch's start-up)."""
     values = np.ascontiguousarray(values)
-    null_count = 0 if nulls is None else int(np.count_nonzero(nulls))
-    validity = None
-    if null_count:
-        assert nulls is not None
-        validity = pa.py_buffer(np.packbits(~np.asarray(nulls, dtype=bool), bitorder="little"))
+    validity, null_count = _validity(nulls)
     if values.dtype == np.bool_:
         data = pa.py_buffer(np.packbits(values, bitorder="little"))
         type_ = pa.bool_()
     else:
         data, type_ = pa.py_buffer(values), pa.from_numpy_dtype(values.dtype)
     return pa.Array.from_buffers(type_, len(values), [validity, data], null_count=null_count)
+
+
+def _validity(nulls: Array | None) -> tuple[pa.Buffer | None, int]:
+    """Returns an Arrow validity bitmap (None when no row is null) and the count of nulls."""
+    null_count = 0 if nulls is None else int(np.count_nonzero(nulls))
+    if not null_count:
+        return None, 0
+    valid = ~np.asarray(nulls, dtype=bool)
+    return pa.py_buffer(np.packbits(valid, bitorder="little")), null_count
 
 
 def _filled(array: pa.Array, value: object) -> pa.Array:
@@ -634,8 +639,7 @@ def decimal_cents(cents_column: Array, nulls: Array | None = None) -> pa.Array:
     words = np.empty((len(cents_column), 2), dtype=np.int64)
     words[:, 0] = cents_column
     words[:, 1] = cents_column >> 63
-    null_count = int(nulls.sum()) if nulls is not None else 0
-    validity = arrow_array(~nulls).buffers()[1] if null_count else None  # type: ignore[operator]
+    validity, null_count = _validity(nulls)
     return pa.Array.from_buffers(
         pa.decimal128(38, 2),
         len(cents_column),
