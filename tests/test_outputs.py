@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,19 @@ def leftovers(folder: Path) -> list[str]:
 
 
 # ---- signals ----------------------------------------------------------------------------------
+@pytest.fixture(autouse=True)
+def interruptible() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt here and in the commands started here, even when this
+    process was started with SIGINT ignored (as a shell's background job is): Python then
+    leaves SIGINT ignored, and so would every command it starts."""
+    previous = signal.getsignal(signal.SIGINT)
+    if previous == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    if previous == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_signal_during_a_batch_removes_its_temporary_output(
     tmp_path: Path, signum: signal.Signals
