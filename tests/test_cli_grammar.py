@@ -96,11 +96,18 @@ EXPECTED_CODES = [
     (["schema", "--inline-lists"], exits.OK),
     (["schema", "--encoding", "no/such.lex"], exits.BAD_INPUT),
     (["schema", "--format", "json"], exits.BAD_INPUT),
-    (["verify", "--timeout", "10", "--budget", "120"], exits.OK),
+    # The proofs of a small statute: the bundled one's are run by tests/test_verify.py.
+    (
+        ["verify", "--timeout", "10", "--budget", "120", "-e", str(OTHER_STATUTES / "ratio.lex")],
+        exits.OK,
+    ),
     (["verify", "--encoding", BREAKS_INVARIANTS], exits.FAILED),
     (["diff", str(ROOT / "statute" / "nj-34-1b-343.lex"), KEEPS_INVARIANTS], exits.OK),
     (["diff", "no-such.lex", KEEPS_INVARIANTS], exits.BAD_INPUT),
-    (["review", str(ROOT / "statute" / "nj-34-1b-343.lex")], exits.OK),
+    (
+        ["review", str(OTHER_STATUTES / "ratio.lex"), "-e", str(OTHER_STATUTES / "ratio.lex")],
+        exits.OK,
+    ),
     (["review", "HEAD", "-e", "no/such.lex"], exits.BAD_INPUT),
     (["review", str(ROOT / "statute" / "nj-34-1b-343.lex"), "--format", "yaml"], exits.BAD_INPUT),
     (["impact", str(ROOT / "statute" / "nj-34-1b-343.lex"), KEEPS_INVARIANTS, BATCH], exits.OK),
