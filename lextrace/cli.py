@@ -628,6 +628,8 @@ def verify(
         if output_format == "json":
             click.echo(json.dumps(unusable_json(where, error), indent=2, ensure_ascii=False))
         raise
+    if counterexamples:
+        _can_make_folder(Path(counterexamples))  # before the proofs, not after them
     report = run(statute, timeout, budget, allow_unknown)
     written = []
     if counterexamples:
@@ -650,6 +652,18 @@ def verify(
             click.echo(f"counterexample written: {path}  (run: lextrace explain {path})")
     if not report.ok:
         raise click.exceptions.Exit(EXIT_FAILED)
+
+
+def _can_make_folder(folder: Path) -> None:
+    """Raises OutputError when `folder` could not be made: a file stands at it or above it, or
+    its nearest existing folder may not be written to."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise OutputError(f"{folder}: cannot write: {os.strerror(errno.ENOTDIR)}")
+    if existing != folder and not os.access(existing, os.W_OK | os.X_OK):
+        raise OutputError(f"{folder}: cannot write: {os.strerror(errno.EACCES)}")
 
 
 def _write_text(path: Path, text: str) -> None:

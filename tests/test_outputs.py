@@ -177,16 +177,21 @@ def test_verify_reports_that_cannot_be_written_are_named(tmp_path: Path) -> None
 
 
 def test_a_counterexample_folder_that_cannot_be_made_is_named(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from conftest import ROOT
 
     blocked = tmp_path / "a-file"
     blocked.write_text("not a folder")
     breaking = ROOT / "statute" / "amendments" / "uncapped-port-bonus" / "nj-34-1b-343.lex"
+    import lextrace.verify.report
+
+    proved: list[object] = []
+    monkeypatch.setattr(lextrace.verify.report, "run", lambda *a, **k: proved.append(a))
     code = main(["verify", "-e", str(breaking), "--counterexamples", str(blocked / "cx")])
     assert code == 2
-    assert f"{blocked / 'cx'}: cannot write" in capsys.readouterr().err
+    assert f"{blocked / 'cx'}: cannot write: Not a directory" in capsys.readouterr().err
+    assert proved == []  # refused before the proofs (tens of seconds on this draft)
 
 
 def test_a_full_standard_output_is_named_and_exits_2() -> None:
