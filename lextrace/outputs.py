@@ -129,6 +129,20 @@ def _signals_held(caught: list[tuple[int, Any]]) -> Iterator[None]:
             signal.signal(signum, handler)
 
 
+@contextmanager
+def stops_held() -> Iterator[None]:
+    """Runs the block whole: a stopping signal that arrives inside it (SIGINT, SIGTERM, SIGHUP)
+    is acted on as soon as the block ends, not half-way through it. For steps that must not
+    be cut short, such as starting a pool of worker processes."""
+    caught: list[tuple[int, Any]] = []
+    try:
+        with _signals_held(caught):
+            yield
+    finally:
+        if caught:
+            _deliver(*caught[0])
+
+
 def _deliver(signum: int, handler: Any) -> None:
     """Acts on a signal held by `_signals_held` as its handler would have."""
     if handler is signal.SIG_IGN:

@@ -106,6 +106,29 @@ def test_a_signal_while_the_temporary_file_is_made_leaves_nothing(
     assert leftovers(tmp_path) == [] and not (tmp_path / "out.json").exists()
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_inside_a_held_block_stops_only_once_the_block_is_done(
+    signum: signal.Signals,
+) -> None:
+    # What starting a pool of workers relies on (verify/mutants.py): no stop half-way.
+    steps: list[str] = []
+    restore = outputs.stop_on_signals()
+    try:
+        with pytest.raises((outputs.Stopped, KeyboardInterrupt)) as stopped:
+            with outputs.stops_held():
+                os.kill(os.getpid(), signum)
+                steps.extend(["after the signal", "the end of the block"])
+            steps.append("after the block")
+    finally:
+        restore()
+    assert steps == ["after the signal", "the end of the block"]
+    if signum != signal.SIGINT:
+        assert stopped.value.signal == signum  # type: ignore[union-attr]
+    with outputs.stops_held():  # nothing held: nothing acted on
+        steps.append("again")
+    assert steps[-1] == "again"
+
+
 def test_the_next_run_removes_what_a_killed_run_left(tmp_path: Path) -> None:
     gone = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"],

@@ -1324,9 +1324,14 @@ def _execute(
                 progress(done, len(work), result)
             yield result
         return
+    from lextrace.outputs import stops_held
+
     # Spawned workers: Z3 contexts do not survive a fork safely.
     context = multiprocessing.get_context("spawn")
-    pool = context.Pool(processes=jobs)
+    # A stop half-way through starting the pool would leave a worker outside it (not ended
+    # by it) with its start-up data half-sent, to die later printing a traceback.
+    with stops_held():
+        pool = context.Pool(processes=jobs)
     results: list[MutantResult] = []
     try:
         for result in pool.imap(run_job, work):
