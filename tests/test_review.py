@@ -86,16 +86,20 @@ def test_a_draft_that_keeps_every_proof_passes_with_its_word_diff_and_witnesses(
 
 
 def test_the_breaking_draft_fails_with_each_violation_and_its_counterexample(
-    repository: Path,
+    repository: Path, tmp_path: Path
 ) -> None:
-    done = review(repository, "base", "uncapped-port-bonus", "--format", "json")
-    assert done.returncode == 1, done.stderr
-    found = json.loads(done.stdout)
+    from lextrace.review import render_markdown, to_json
+    from lextrace.review import review as run_review
+
+    # One review (its proofs take tens of seconds), rendered as each format the command prints.
+    reviewed = run_review("base", "uncapped-port-bonus", repository / ENCODING, tmp_path)
+    assert not reviewed.ok  # the command exits 1 on it
+    found = json.loads(json.dumps(to_json(reviewed), ensure_ascii=False))
     assert found["ok"] is False
     assert [c["citation"] for c in found["diff"]["clauses"]] == ["(c)(1)(s)"]
     violated = [c for c in found["verify"]["checks"] if c["status"] == "VIOLATED"]
     assert violated and all(c.get("counterexample") for c in violated)
-    markdown = review(repository, "base", "uncapped-port-bonus").stdout
+    markdown = render_markdown(reviewed)
     assert "The review **fails**." in markdown
     assert "**VIOLATED** `allowance_at_most_1000(covered=false)`" in markdown
     assert "<summary>counterexample scenario</summary>" in markdown
