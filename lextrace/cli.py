@@ -629,16 +629,15 @@ def verify(
             click.echo(json.dumps(unusable_json(where, error), indent=2, ensure_ascii=False))
         raise
     if counterexamples:
-        _can_make_folder(Path(counterexamples))  # before the proofs, not after them
+        try:  # before the proofs, not after them
+            Path(counterexamples).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise OutputError(f"{counterexamples}: cannot write: {error.strerror}") from None
     report = run(statute, timeout, budget, allow_unknown)
     written = []
     if counterexamples:
         from .verify.replay import write_counterexamples
 
-        try:
-            Path(counterexamples).mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise OutputError(f"{counterexamples}: cannot write: {error.strerror}") from None
         written = write_counterexamples(report, Path(counterexamples), _write_text)
     if junit:
         _write_text(Path(junit), to_junit(report))
@@ -652,18 +651,6 @@ def verify(
             click.echo(f"counterexample written: {path}  (run: lextrace explain {path})")
     if not report.ok:
         raise click.exceptions.Exit(EXIT_FAILED)
-
-
-def _can_make_folder(folder: Path) -> None:
-    """Raises OutputError when `folder` could not be made: a file stands at it or above it, or
-    its nearest existing folder may not be written to."""
-    existing = folder
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        raise OutputError(f"{folder}: cannot write: {os.strerror(errno.ENOTDIR)}")
-    if existing != folder and not os.access(existing, os.W_OK | os.X_OK):
-        raise OutputError(f"{folder}: cannot write: {os.strerror(errno.EACCES)}")
 
 
 def _write_text(path: Path, text: str) -> None:

@@ -46,6 +46,7 @@ from lextrace.dsl import ast
 from lextrace.dsl.checker import walk
 from lextrace.dsl.errors import EncodingError
 from lextrace.dsl.parser import parse_encoding
+from lextrace.outputs import stops_held
 
 from .limits import DEFAULT_BUDGET, DEFAULT_TIMEOUT
 
@@ -1324,8 +1325,6 @@ def _execute(
                 progress(done, len(work), result)
             yield result
         return
-    from lextrace.outputs import stops_held
-
     # Spawned workers: Z3 contexts do not survive a fork safely.
     context = multiprocessing.get_context("spawn")
     # A stop half-way through starting the pool would leave a worker outside it (not ended
