@@ -29,40 +29,32 @@ def sample(tmp_path: Path, broken: bool) -> Path:
     if broken:
         path = repo / "statutes" / "nj-34-1b-343.lex"
         path.write_text(path.read_text(encoding="utf-8").replace("$750", "$850", 1), "utf-8")
-    env = {**os.environ, **ENV}
-    subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
-    subprocess.run(["git", "add", "-A"], cwd=repo, check=True, env=env)
-    subprocess.run(["git", "commit", "-q", "-m", "s"], cwd=repo, check=True, env=env)
+    committed(repo)
     return repo
+
+
+def committed(repo: Path) -> str:
+    """Makes `repo` a git repository with everything in it committed; returns the commit."""
+    env = {**os.environ, **ENV}
+    for step in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "s"]):
+        subprocess.run(["git", *step], cwd=repo, check=True, env=env)
+    return subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def shipped(tmp_path: Path) -> tuple[Path, str]:
     """A git repository holding this checkout's tracked files as they are in the working tree,
     committed: the shipped hooks as they stand, as `pre-commit try-repo` would see them."""
     shadow = tmp_path / "shadow"
-    env = {**os.environ, **ENV}
-    subprocess.run(["git", "clone", "-q", str(ROOT), str(shadow)], check=True, env=env)
     listed = subprocess.run(
         ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
     ).stdout.decode()
     for name in filter(None, listed.split("\0")):
-        source, target = ROOT / name, shadow / name
-        if source.is_file():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
-        elif target.exists():
-            target.unlink()
-    subprocess.run(["git", "add", "-A"], cwd=shadow, check=True, env=env)
-    subprocess.run(
-        ["git", "commit", "-q", "--allow-empty", "-m", "working tree"],
-        cwd=shadow,
-        check=True,
-        env=env,
-    )
-    rev = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=shadow, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    return shadow, rev
+        if (ROOT / name).is_file():  # a tracked file deleted in the working tree is left out
+            (shadow / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, shadow / name)
+    return shadow, committed(shadow)
 
 
 def run_hooks(
