@@ -544,9 +544,16 @@ def _kept_source(tmp_path: Path) -> Path:
     return source
 
 
+@pytest.mark.parametrize("cut", [False, True], ids=["one-block", "blocks-joined"])
 def test_kept_json_fields_come_first_as_given_on_both_paths(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    cut: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    if cut:  # a block per line or two, joined in threes: each kept value stays on its row
+        import lextrace.tables as tables
+
+        monkeypatch.setattr(tables, "BLOCK_BYTES", 97)
+        monkeypatch.setattr(tables, "_SLACK_BYTES", 5)
+        monkeypatch.setattr(tables, "JOINED_ROWS", 3)
     source = _kept_source(tmp_path)
     args = ["batch", str(source), "--keep", "id", "--keep", "tag,new_jobs"]
     code, columnar, err = run(args, capsys)
@@ -752,11 +759,14 @@ def test_a_row_breaking_a_bound_past_the_first_rows_is_still_found(tmp_path: Pat
 
 
 @pytest.mark.parametrize(
-    ("block", "slack"), [(97, 5), (1000, 16), (4096, 1 << 16)], ids=["tiny", "small", "roomy"]
+    ("block", "slack", "joined"),
+    [(97, 5, 10**6), (97, 5, 7), (1000, 16, 40), (4096, 1 << 16, 1)],
+    ids=["tiny-all-joined", "tiny-some-joined", "small", "roomy"],
 )
 def test_blocks_cut_anywhere_give_the_same_lines_and_numbers(
     block: int,
     slack: int,
+    joined: int,
     mixed_file: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -764,7 +774,9 @@ def test_blocks_cut_anywhere_give_the_same_lines_and_numbers(
 ) -> None:
     # A block ends inside a line, then the line is finished from its slack or, longer than
     # the slack, read on to its end; every line must come out once, in place, numbered as the
-    # file numbers it (a last line without a newline included).
+    # file numbers it (a last line without a newline included); blocks joined into chunks of
+    # `joined` rows or more are evaluated as one (a row's line number and its scalar reading
+    # found in the block it came from).
     import lextrace.tables as tables
 
     source = tmp_path / "cut.jsonl"
@@ -774,6 +786,7 @@ def test_blocks_cut_anywhere_give_the_same_lines_and_numbers(
     code_s, _, _ = run(["batch", str(source), "--engine", "scalar", "-o", str(expected)], capsys)
     monkeypatch.setattr(tables, "BLOCK_BYTES", block)
     monkeypatch.setattr(tables, "_SLACK_BYTES", slack)
+    monkeypatch.setattr(tables, "JOINED_ROWS", joined)
     target = tmp_path / "out.jsonl"
     code_c, _, _ = run(["batch", str(source), "-o", str(target)], capsys)
     assert code_c == code_s == 2
