@@ -631,7 +631,14 @@ def json_lines(
     parts += [f', "readings": {readings}}}\n']
     if not any(isinstance(part, pa.Array) for part in parts):
         return pa.array(["".join(parts)] * size, type=pa.string())
-    return pc.binary_join_element_wise(*parts, "")
+    # Adjacent texts joined first: Arrow's join costs about as much per part as per byte.
+    merged: list[Any] = []
+    for part in parts:
+        if isinstance(part, str) and merged and isinstance(merged[-1], str):
+            merged[-1] += part
+        else:
+            merged.append(part)
+    return pc.binary_join_element_wise(*merged, "")
 
 
 def decimal_cents(cents_column: Array, nulls: Array | None = None) -> pa.Array:
