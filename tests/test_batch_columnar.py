@@ -795,6 +795,26 @@ def test_blocks_cut_anywhere_give_the_same_lines_and_numbers(
     assert len(target.read_text("utf-8").splitlines()) == len(lines)
 
 
+def test_blocks_are_evaluated_joined_in_chunks_of_at_least_the_joined_rows(
+    mixed_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every chunk but the last holds JOINED_ROWS rows or more, made of whole blocks: its rows
+    # are the file's lines in order, numbered from where the chunk before ended.
+    import lextrace.tables as tables
+
+    monkeypatch.setattr(tables, "BLOCK_BYTES", 1000)
+    monkeypatch.setattr(tables, "JOINED_ROWS", 50)
+    tasks = list(tables.read_tasks(_statute().ast, str(mixed_file), "jsonl"))
+    lines = mixed_file.read_bytes().count(b"\n")
+    assert len(tasks) > 3
+    assert all(task.table.num_rows >= 50 for task in tasks[:-1])
+    assert tasks[-1].table.num_rows > 0
+    numbers = [number for task in tasks for number in task.lines]
+    assert numbers == list(range(1, lines + 1))
+    assert [task.first for task in tasks] == [int(n) - 1 for n in (t.lines[0] for t in tasks)]
+    assert sum(task.table.num_rows for task in tasks) == lines
+
+
 @settings(max_examples=300, deadline=None)
 @given(text=st.lists(st.sampled_from([b"null", b"nul", b"l", b"n", b"u", b'"a":', b" ", b"\n"])))
 def test_every_null_in_a_block_is_found_at_any_alignment(text) -> None:
