@@ -49,6 +49,8 @@ def read(
         size = path.stat().st_size
     except OSError as error:
         raise ListFileError(f"cannot read {path}: {error.strerror or error}") from None
+    except ValueError:  # the operating system takes no file name holding a NUL byte
+        raise ListFileError(f"cannot read {str(path)!r}: a file name holds no NUL byte") from None
     if size > MAX_FILE_BYTES:
         raise ListFileError(f"{path} is {size} bytes: a list file holds at most {MAX_FILE_BYTES}")
     suffix = path.suffix.lower()

@@ -1163,6 +1163,10 @@ def read_scenario_file(path: Path) -> object:
             [FieldProblem("<file>", "a readable scenario file", error.strerror or "unreadable")],
             source,
         ) from None
+    except ValueError:  # the operating system takes no file name holding a NUL byte
+        raise ScenarioError(
+            [FieldProblem("<file>", "a file name", "a name holding a NUL byte")], repr(source)
+        ) from None
     return parse_bytes(data, kind_of(path), source, "an empty file")
 
 

@@ -294,6 +294,9 @@ def test_a_bad_payroll_file_is_named_with_its_row_and_column(
     assert "binary floats" in err
     err = _refused(tmp_path, {**facts(), "full_time_jobs": "missing.csv"}, capsys)
     assert "field 'full_time_jobs'" in err and "missing.csv" in err
+    # A name no file can have (a NUL byte): refused at the field, not a traceback.
+    err = _refused(tmp_path, {**facts(), "full_time_jobs": "jobs\x00.csv"}, capsys)
+    assert "field 'full_time_jobs'" in err and "a file name holds no NUL byte" in err
 
 
 def test_a_period_takes_a_payroll_each_year(tmp_path: Path) -> None:

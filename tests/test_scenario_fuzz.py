@@ -202,6 +202,8 @@ def load_and_evaluate(
 @pytest.mark.parametrize("name", NAMES)
 @FUZZ
 @given(example=st.sampled_from(EXAMPLE_SCENARIOS), value=JSON_VALUES, api_value=API_VALUES)
+# Text holding a NUL byte: for a list field, the name of a file no system can open.
+@with_example(example=EXAMPLE_SCENARIOS[0], value="jobs\x00.csv", api_value="\x00")
 def test_any_value_of_one_field(
     name: str, example: dict[str, Any], value: object, api_value: object
 ) -> None:

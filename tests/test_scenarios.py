@@ -210,3 +210,15 @@ def test_a_decimal_that_is_not_a_finite_amount_is_refused(statute: Statute) -> N
 
     for value in (Decimal("NaN"), Decimal("Infinity"), Decimal("1E+40")):
         assert "field 'project_median_salary'" in refusal(statute, project_median_salary=value)
+
+
+def test_a_scenario_file_name_holding_a_nul_byte_is_refused_as_a_scenario_error(
+    statute: Statute,
+) -> None:
+    # The operating system takes no such name (Python raises ValueError, not OSError): the
+    # caller gets the scenario error every unreadable file gives, naming the file.
+    for read in (read_scenario_file, statute.evaluate_file):
+        with pytest.raises(ScenarioError) as refused:
+            read(Path("scen\x00ario.json"))
+        assert "'scen\\x00ario.json'" in str(refused.value)
+        assert "a name holding a NUL byte" in str(refused.value)
