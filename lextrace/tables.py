@@ -258,10 +258,7 @@ def _joined_blocks(parsed: Iterator[Parsed]) -> Iterator[Parsed]:
     size = JOINED_ROWS
     pending: list[Parsed] = []
     held = 0
-    for block in parsed:
-        if pending and not block[0].schema.equals(pending[0][0].schema):
-            yield _parsed_together(pending)
-            pending, held = [], 0
+    for block in parsed:  # every block's table has the declared schema (`JsonLines._declared`)
         pending.append(block)
         held += block[0].num_rows
         if held >= size:
