@@ -74,7 +74,12 @@ def _check_columns(path: Path, record: ast.Record, columns: list[str]) -> None:
 
 def _csv(path: Path, record: ast.Record, exact: Callable[[str], object]) -> list[Element]:
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        # A device or a pipe gives no size to check beforehand: the read itself is bounded.
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise ListFileError(f"{path}: more than {MAX_FILE_BYTES} bytes, a list file's most")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ListFileError(f"{path}: not UTF-8 text (byte {error.start})") from None
     except OSError as error:

@@ -395,3 +395,16 @@ def test_the_site_shows_a_payroll_period_year_by_year(tmp_path: Path) -> None:
         assert words in page, words
     index = (out / "examples" / "index.html").read_text("utf-8")
     assert "each of 7 periods" in index and "$74,000.00" in index
+
+
+def test_a_list_file_with_no_size_is_read_only_up_to_the_bound(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A device has no size to check first (/dev/zero under a .csv name reads on forever): the
+    # read stops at the bound and the field is refused, as a file too large is.
+    from lextrace.dsl import list_files
+
+    monkeypatch.setattr(list_files, "MAX_FILE_BYTES", 4096)
+    (tmp_path / "jobs.csv").symlink_to("/dev/zero")
+    err = _refused(tmp_path, {**facts(), "full_time_jobs": "jobs.csv"}, capsys)
+    assert "field 'full_time_jobs'" in err and "more than 4096 bytes" in err
