@@ -78,7 +78,10 @@ def _csv(path: Path, record: ast.Record, exact: Callable[[str], object]) -> list
         with path.open("rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
         if len(data) > MAX_FILE_BYTES:
-            raise ListFileError(f"{path}: more than {MAX_FILE_BYTES} bytes, a list file's most")
+            raise ListFileError(
+                f"{path} is more than {MAX_FILE_BYTES} bytes: a list file holds at most "
+                f"{MAX_FILE_BYTES}"
+            )
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ListFileError(f"{path}: not UTF-8 text (byte {error.start})") from None
