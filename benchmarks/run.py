@@ -173,18 +173,20 @@ def reference_traced(statute: Any, sample: list[dict[str, object]]) -> float:
     return best_of(3, run) / len(inputs) * 1e6
 
 
-def columnar_rate(statute: object, rows: int, workers: int) -> float:
+def columnar_rate(statute: object, rows: int, workers: int, compiled: bool = False) -> float:
     """Returns scenarios per second of the columnar evaluation alone over a Parquet population
     already read into memory in chunks (as the numpy baseline runs over columns in memory),
     on `workers` threads as `lextrace batch` runs it: exact result columns out, rows it defers
-    evaluated by the scalar path included."""
+    evaluated by the scalar path included. `compiled`: the compiled engine, whose kernel the
+    first, untimed run compiles."""
     from lextrace.dsl.columnar import keep_freed_memory
     from lextrace.tables import Runner, evaluate_in_order, read_tasks
 
     keep_freed_memory()  # as the batch command does
     source = str(population_file(rows, "parquet"))
     tasks = list(read_tasks(statute.ast, source, "parquet"))  # type: ignore[attr-defined]
-    runner = Runner(statute, statute.select_readings())  # type: ignore[arg-type, attr-defined]
+    runner = Runner(statute, statute.select_readings(), compiled=compiled)  # type: ignore[arg-type, attr-defined]
+    assert runner.compiled is not None or not compiled
 
     def run() -> None:
         for _ in evaluate_in_order(runner, iter(tasks), workers):
@@ -431,17 +433,26 @@ def main() -> None:
     columns = to_columns(population(100_000, seed=3))
     numpy_rate = 100_000 / best_of(3, lambda: credit_columns(columns))
 
-    single = columnar_rate(statute, sizes[-1], 1)
-    in_memory = columnar_rate(statute, sizes[-1], 2)
-    for threads, rate in (("1 thread", single), ("2 threads", in_memory)):
-        table.row(
-            f"columnar, {sizes[-1]:,} Parquet rows in memory, {threads}",
-            f"{rate:,.0f}",
-            f"{numpy_rate:,.0f}",
-            f"{numpy_rate / rate:.1f}x",
-        )
+    from lextrace.dsl.kernel import available
+
+    engines = [("numpy engine", False)] + ([("compiled engine", True)] if available() else [])
+    rates = {}
+    for label, compiled in engines:
+        for threads in (1, 2):
+            rate = rates[label, threads] = columnar_rate(statute, sizes[-1], threads, compiled)
+            table.row(
+                f"columnar, {label}, {sizes[-1]:,} Parquet rows in memory, "
+                f"{threads} thread{'s' if threads > 1 else ''}",
+                f"{rate:,.0f}",
+                f"{numpy_rate:,.0f}",
+                f"{numpy_rate / rate:.1f}x",
+            )
+    if not available():
+        table.row("columnar, compiled engine", "numba not installed (lextrace[compiled])")
+    label = engines[-1][0]
+    in_memory = rates[label, 2]
     table.target(
-        "columnar in memory on 2 threads at least the exact numpy limit",
+        f"columnar in memory on 2 threads at least the exact numpy limit ({label})",
         f"{in_memory / numpy_rate:.2f} of it",
         in_memory >= numpy_rate,
     )

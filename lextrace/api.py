@@ -167,16 +167,18 @@ class Statute:
         keep: Sequence[str] = (),
         floats: str = "refuse",
         output: str = "arrow",
+        engine: str = "columnar",
     ) -> Any:
         """Returns the results of many scenarios as one Arrow table, in order, one row each:
         the `keep` columns, every result (money decimal(38, 2) to the cent) and `error` (null,
         or the row's refusal: a bad row is reported, never raised nor dropped). `rows` is an
         iterable of scenario dicts, an Arrow table or record batch, or a pandas or polars
         DataFrame (read through Arrow, on the columnar engine); `output` "pandas" or "polars"
-        returns a DataFrame. See `lextrace.many`."""
+        returns a DataFrame. `engine="compiled"` runs the rules compiled to machine code (the
+        `compiled` extra; the same results, faster on large tables). See `lextrace.many`."""
         from .many import evaluate_many
 
-        return evaluate_many(self, rows, readings, keep, floats, output)
+        return evaluate_many(self, rows, readings, keep, floats, output, engine)
 
     def schema(self, list_files: bool = True) -> dict[str, Any]:
         """Returns the JSON Schema (draft 2020-12) of the encoding's scenario, generated from

@@ -51,13 +51,15 @@ def run(
     keep: list[str] | None = None,
     floats: str = "refuse",
     trace: bool = False,
+    compiled: bool = False,
 ) -> int:
     """Evaluates every scenario of `file`, one output record per line or row, with the
     fields of `keep` carried through first; returns how many rows failed. Raises `bad_input`
-    errors (exit 2) for files that cannot be read or written."""
+    errors (exit 2) for files that cannot be read or written. `compiled` runs the rules
+    compiled (dsl/kernel.py)."""
     keep_freed_memory()
     keep = keep or []
-    runner = Runner(statute, selected, chosen)
+    runner = Runner(statute, selected, chosen, compiled=compiled)
     runner.floats = floats
     runner.trace = trace
     readings = json.dumps({rid: selected[rid] for rid in statute.readings_used}, ensure_ascii=False)

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .api import Statute
 
 OUTPUTS = ("arrow", "pandas", "polars")
+ENGINES = ("columnar", "compiled")
 READINGS_METADATA = b"lextrace.readings"
 
 
@@ -40,17 +41,27 @@ def evaluate_many(
     keep: Sequence[str] = (),
     floats: str = "refuse",
     output: str = "arrow",
+    engine: str = "columnar",
 ) -> Any:
     """Returns the results of many scenarios as one table (see the module docstring): an Arrow
     table, or a pandas or polars DataFrame when `output` says so. `floats="shortest"` reads a
     float column of a number, money, share or count by each value's shortest decimal; else such
-    a column is refused (ValueError), as a binary float is by `Statute.evaluate`."""
+    a column is refused (ValueError), as a binary float is by `Statute.evaluate`.
+    `engine="compiled"` evaluates Arrow input with the rules compiled (dsl/kernel.py: numba,
+    the `compiled` extra; ValueError without it); the results are the same."""
     if floats not in FLOATS:
         raise ValueError(f"floats must be one of {', '.join(FLOATS)}, not {floats!r}")
     if output not in OUTPUTS:
         raise ValueError(f"output must be one of {', '.join(OUTPUTS)}, not {output!r}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine == "compiled":
+        from .dsl.kernel import available
+
+        if not available():
+            raise ValueError("engine='compiled' needs numba: pip install 'lextrace[compiled]'")
     selected = statute.select_readings(readings)
-    runner = Runner(statute, selected, dict(readings or {}))
+    runner = Runner(statute, selected, dict(readings or {}), compiled=engine == "compiled")
     runner.floats = floats
     table = _arrow_input(rows)
     from_floats: list[str] = []

@@ -46,6 +46,7 @@ from .dsl import ast
 from .dsl.columnar import Chunk, Engine, Extremes, Unsupported
 from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
+from .dsl.kernel import CompiledEngine
 from .dsl.scenario import ExactNumber, parse_text
 
 CHUNK_ROWS = 65_536
@@ -93,9 +94,12 @@ class Runner:
         statute: Statute,
         selected: Mapping[str, str],
         chosen: Mapping[str, str] | None = None,
+        compiled: bool = False,
     ) -> None:
         """`chosen` is the selection made outside the scenarios (`--reading`), which a row's
-        pinned readings may agree with but not contradict; by default, all of `selected`."""
+        pinned readings may agree with but not contradict; by default, all of `selected`.
+        `compiled` evaluates the rules and bounds with the compiled kernel (dsl/kernel.py,
+        needs numba) when the encoding translates, else with the numpy engine."""
         self.statute = statute
         self.selected = dict(selected)
         self.chosen = dict(selected if chosen is None else chosen)
@@ -107,6 +111,12 @@ class Runner:
             self.engine = Engine(statute.ast, selected)
         except Unsupported:
             self.engine = None
+        self.compiled: CompiledEngine | None = None
+        if compiled and self.engine is not None:
+            try:
+                self.compiled = CompiledEngine(self.engine)
+            except Unsupported:
+                self.compiled = None
         self.other_fields_allowed = False  # an impact run reads one table for two encodings
         self.slow: np.ndarray = np.zeros(0, dtype=bool)
         # How the scalar path reads a binary float (dsl/scenario.py): "refuse" or "shortest".
@@ -137,10 +147,13 @@ class Runner:
             columns, slow = input_columns(ast_, self.engine, table, extremes)
             if refused is not None:
                 slow |= refused
-            # One chunk for the bounds and the run: each column is measured once.
-            chunk = Chunk(self.engine, columns, size, extremes)
-            slow |= check_bounds(ast_, self.engine, columns, size, chunk)
-            results, deferred = self.engine.run(columns, size, chunk)
+            if self.compiled is not None:  # the bounds and the rules in one compiled loop
+                results, deferred = self.compiled.run(columns, size)
+            else:
+                # One chunk for the bounds and the run: each column is measured once.
+                chunk = Chunk(self.engine, columns, size, extremes)
+                slow |= check_bounds(ast_, self.engine, columns, size, chunk)
+                results, deferred = self.engine.run(columns, size, chunk)
             slow |= deferred
             values = result_values(ast_, self.engine, results, size)
         self.slow = slow
