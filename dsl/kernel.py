@@ -150,6 +150,7 @@ class _Layout:
 
 
 def _or(*parts: str) -> str:
+    """Returns the text of "any of these holds"."""
     kept = [p for p in parts if p != "False"]
     if not kept:
         return "False"
@@ -175,10 +176,12 @@ class _Translation:
         self.count = 0
 
     def fresh(self) -> str:
+        """Returns a new variable name."""
         self.count += 1
         return f"v{self.count}"
 
     def emit(self, line: str) -> None:
+        """Appends a line to the loop's body."""
         self.lines.append(line)
 
     def named(self, text: str) -> str:
@@ -191,6 +194,7 @@ class _Translation:
 
     # ---- values ---------------------------------------------------------------------------
     def literal(self, value: Fraction | bool, scale: int) -> _Value:
+        """Returns a constant, a number in the base unit `scale` gives."""
         if isinstance(value, bool):
             return _Value("flag", str(value))
         based = Fraction(value) * scale
@@ -199,6 +203,7 @@ class _Translation:
         return _Value("num", str(based.numerator), den=_Den(based.denominator), scale=scale)
 
     def constant(self, value: Value) -> _Value:
+        """Returns a parameter's value (a truth or an enum member), known at translation."""
         if isinstance(value, bool):
             return _Value("flag", str(value))
         if isinstance(value, str):
@@ -206,6 +211,7 @@ class _Translation:
         raise Unsupported(f"parameter value {value!r}")
 
     def input(self, name: str) -> _Value:
+        """Returns an input's value on row i, read once in the loop (as its layout holds it)."""
         found = self.inputs.get(name)
         if found is not None:
             return found
@@ -279,6 +285,8 @@ class _Translation:
         return den, na, nb, _or(over_a, over_b)
 
     def choose(self, condition: _Value, then: _Value, otherwise: _Value) -> _Value:
+        """Returns `then` where the condition holds, else `otherwise`; a row's errors are those
+        of the branch it takes (and the condition's)."""
         c = condition.value
         if c in ("True", "False"):
             taken = then if c == "True" else otherwise
@@ -328,6 +336,7 @@ class _Translation:
         return n, self.named(f"not (-{LIMIT} < {n} < {LIMIT})")
 
     def compare(self, op: str, a: _Value, b: _Value) -> _Value:
+        """Returns the comparison of two values (numbers over their common denominator)."""
         if op not in ("<", "<=", ">", ">=", "=", "!="):  # the only text of the AST copied
             raise Unsupported(f"comparison {op!r}")
         bad = _or(a.bad, b.bad)
@@ -341,6 +350,7 @@ class _Translation:
         return _Value("flag", self.named(f"{a.value} {python_op} {b.value}"), self.named(bad))
 
     def arithmetic(self, op: str, a: _Value, b: _Value) -> _Value:
+        """Returns a + b, a - b, a * b or a / b (a row dividing by zero is deferred)."""
         if op not in ("+", "-", "*", "/"):
             raise Unsupported(f"operation {op!r}")
         if a.kind != "num" or b.kind != "num":
@@ -369,12 +379,12 @@ class _Translation:
         n, over_n = self.product(a.value, db_value)
         const = a.den.const // shared
         if _is_number(b.value):
-            divisor = int(b.value)
-            if divisor == 0:
+            by = int(b.value)
+            if by == 0:
                 return _Value("num", "0", "True", scale=a.scale // b.scale)
-            if divisor < 0:
+            if by < 0:
                 n = self.named(f"-{n}")
-            const *= abs(divisor)
+            const *= abs(by)
             if const >= LIMIT:
                 raise Unsupported("a constant denominator beyond the int64 range")
             den, zero = _Den(const, da), "False"
@@ -458,6 +468,7 @@ class _Translation:
         raise Unsupported(f"expression {type(expr).__name__}")
 
     def call(self, expr: ast.Call, bound: Mapping[str, Value], scale: int) -> _Value:
+        """Returns min, max, floor or a definition called with arguments."""
         if expr.name in ("min", "max"):
             values = [self.expr(a, bound, scale) for a in expr.args]
             result = values[0]
@@ -487,6 +498,7 @@ class _Translation:
         return self.definition(expr.name, args)
 
     def bonus_sum(self, bound: Mapping[str, Value]) -> _Value:
+        """Returns the sum of the bonuses (for these arguments)."""
         total: _Value | None = None
         for bonus in self.statute.bonuses:
             args = tuple(bound[p.name] for p in bonus.params)
@@ -496,6 +508,7 @@ class _Translation:
 
     # ---- definitions ----------------------------------------------------------------------
     def definition(self, name: str, args: tuple[Value, ...]) -> _Value:
+        """Returns a definition's value for these arguments, translated once."""
         key = (name, args)
         found = self.memo.get(key)
         if found is not None:
@@ -518,6 +531,7 @@ class _Translation:
         return value
 
     def zero(self, type_: ast.Type) -> _Value:
+        """Returns the value of a rule whose condition fails."""
         if type_.kind == "bool":
             return _Value("flag", "False")
         if type_.kind == "enum":
@@ -525,6 +539,7 @@ class _Translation:
         return _Value("num", "0", scale=scale_of(type_))
 
     def as_type(self, value: _Value, type_: ast.Type) -> _Value:
+        """Returns the value, checked to have the unit of its declared type."""
         if value.kind == "num" and value.scale != scale_of(type_):
             raise Unsupported("a value of another unit than declared")
         return value
@@ -536,6 +551,8 @@ class _Translation:
         scale: int,
         general: _Value,
     ) -> _Value:
+        """Returns a definition with exceptions: the value of the exception of the highest
+        priority whose condition holds, else `general`; two of equal priority holding defer."""
         ordered = definition.exceptions_by_priority()
         conditions = [self.expr(e.condition, bound, 1) for e in ordered]
         result = self.as_type(general, definition.type)
@@ -552,10 +569,13 @@ class _Translation:
         return _Value(result.kind, result.value, self.named(bad), result.den, result.scale)
 
     def more_than_one(self, conditions: list[_Value]) -> str:
+        """Returns the name of "more than one of the conditions holds"."""
         holding = " + ".join(f"int({c.value})" for c in conditions)
         return self.named(f"({holding}) > 1")
 
     def cases(self, cases: ast.Cases, bound: Mapping[str, Value], scale: int) -> _Value:
+        """Returns a piecewise definition: the first case that holds (exclusive cases that
+        both hold, or none without `otherwise`, defer the row)."""
         conditions: list[_Value] = []
         values: list[_Value] = []
         for case in cases.cases:
@@ -686,12 +706,14 @@ class _Translation:
 
 
 def _pick(c: str, then: str, otherwise: str) -> str:
+    """Returns the text of `then` where c holds, else `otherwise`."""
     if then == otherwise:
         return then
     return f"{then} if {c} else {otherwise}"
 
 
 def _is_number(text: str) -> bool:
+    """True for the text of an integer constant."""
     return text.lstrip("-").isdigit()
 
 
@@ -705,6 +727,7 @@ def available() -> bool:
 
 
 def _layout(column: Col) -> _Layout:
+    """Returns how an input column is held (the kernel is compiled for each layout)."""
     has_bad = column.bad is not False
     if isinstance(column, Flag):
         return _Layout("flag", has_bad=has_bad)
@@ -716,6 +739,7 @@ def _layout(column: Col) -> _Layout:
 
 
 def _full(value: Array | int | bool, size: int, dtype: Any) -> Array:
+    """Returns a column as a contiguous array of `dtype` (a constant repeated on every row)."""
     if isinstance(value, np.ndarray) and value.shape == (size,):
         return np.ascontiguousarray(value, dtype=dtype)
     return np.full(size, value, dtype=dtype)
@@ -837,6 +861,7 @@ def _compiled(text: str, params: list[tuple[str, str]]) -> Callable[..., None]:
 
 
 def _default_layout(declared: ast.Input) -> _Layout:
+    """Returns the most common layout of an input (to try the translation before any rows)."""
     kind = declared.type.kind
     if kind == "bool":
         return _Layout("flag", has_bad=True)
