@@ -221,6 +221,20 @@ def _or(a: Mask, b: Mask) -> Mask:
     return a | b
 
 
+BOUND_COMPARISONS = {"min": ">=", "above": ">", "max": "<="}
+"""The comparison each kind of declared bound asks of an input's value against its limit."""
+
+
+def literal_scale(literal: ast.Literal, scale: int) -> int:
+    """Returns the base unit a literal is held in where a value of unit `scale` is expected:
+    cents for money, 1 for a percent, the context's unit for a bare number (1 for none)."""
+    if literal.unit == "money":
+        return CENTS
+    if literal.unit == "percent":
+        return 1
+    return 1 if scale == 0 else scale
+
+
 def scale_of(type_: ast.Type) -> int:
     """Returns the base unit a value of this type is held in: cents for money, else 1."""
     return CENTS if type_.kind == "money" else 1
@@ -779,11 +793,7 @@ class Engine:
         """Returns the column of an expression; `scale` is the unit a literal takes."""
         statute = self.statute
         if isinstance(expr, ast.Literal):
-            if expr.unit == "money":
-                scale = CENTS
-            elif expr.unit in ("percent", "number"):
-                scale = 1 if scale == 0 else scale
-            return self.literal(expr.value, scale if expr.unit != "percent" else 1)
+            return self.literal(expr.value, literal_scale(expr, scale))
         if isinstance(expr, ast.Ref):
             name = expr.name
             if name in bound:

@@ -34,6 +34,7 @@ import numpy as np
 
 from . import ast
 from .columnar import (
+    BOUND_COMPARISONS,
     LIMIT,
     Code,
     Col,
@@ -43,6 +44,7 @@ from .columnar import (
     Num,
     Unsupported,
     _static,
+    literal_scale,
     scale_of,
 )
 from .values import CENTS, Value
@@ -402,11 +404,7 @@ class _Translation:
         """Returns the value of an expression, as Engine.expr does for columns."""
         statute = self.statute
         if isinstance(expr, ast.Literal):
-            if expr.unit == "money":
-                scale = CENTS
-            elif expr.unit in ("percent", "number"):
-                scale = 1 if scale == 0 else scale
-            return self.literal(expr.value, scale if expr.unit != "percent" else 1)
+            return self.literal(expr.value, literal_scale(expr, scale))
         if isinstance(expr, ast.Ref):
             name = expr.name
             if name in bound:
@@ -614,7 +612,7 @@ class _Translation:
             scale = scale_of(declared.type)
             checks: list[tuple[str, _Value, _Value | None]] = [
                 (
-                    {"min": ">=", "above": ">", "max": "<="}[bound.kind],
+                    BOUND_COMPARISONS[bound.kind],
                     self.expr(bound.value, {}, scale),
                     None if bound.when is None else self.expr(bound.when, {}, 1),
                 )

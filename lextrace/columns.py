@@ -27,6 +27,7 @@ import pyarrow.compute as pc
 
 from .dsl import ast
 from .dsl.columnar import (
+    BOUND_COMPARISONS,
     LIMIT,
     Array,
     Chunk,
@@ -523,7 +524,7 @@ def check_bounds(
             column = columns[declared.name]
             for bound in declared.bounds:
                 limit = engine.expr(chunk, bound.value, {}, scale_of(declared.type))
-                op = {"min": ">=", "above": ">", "max": "<="}[bound.kind]
+                op = BOUND_COMPARISONS[bound.kind]
                 if chunk.always_holds(op, column, limit):
                     continue
                 holds = chunk.compare(op, column, limit)

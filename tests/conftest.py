@@ -9,6 +9,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -153,3 +154,47 @@ def _locked(path: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def text_table(statute: Statute, rows: list[dict]) -> Any:
+    """Returns scenarios as an Arrow table of text columns (bool columns for yes/no fields).
+    Columns no row gives are left out of the table altogether; a cell a row leaves out is
+    empty (null): both mean the field's default."""
+    import pyarrow as pa
+
+    columns = {}
+    for name in statute.ast.inputs:
+        values = [row.get(name) for row in rows]
+        if all(value is None for value in values):
+            continue
+        if all(value is None or isinstance(value, bool) for value in values):
+            columns[name] = pa.array(values, pa.bool_())
+        else:
+            columns[name] = pa.array([None if v is None else str(v) for v in values], pa.string())
+    return pa.table(columns)
+
+
+def wide_decimal_table(rows: list[dict], changes: dict[int, dict[str, object]]) -> Any:
+    """Returns the benchmark's typed table of the rows with money as decimal(38, 2), with some
+    cells changed (row -> field -> a decimal text, an integer or None for null)."""
+    from decimal import Decimal
+
+    import pyarrow as pa
+
+    from benchmarks.population import to_arrow
+
+    table = to_arrow(rows)
+    wide = {
+        name: table.column(name).cast(pa.decimal128(38, 2))
+        if pa.types.is_decimal(table.column(name).type)
+        else table.column(name)
+        for name in table.column_names
+    }
+    for row, changed in changes.items():
+        for name, value in changed.items():
+            column = wide[name].to_pylist()
+            column[row] = (
+                None if value is None else (Decimal(value) if isinstance(value, str) else value)
+            )
+            wide[name] = pa.array(column, wide[name].type)
+    return pa.table(wide)

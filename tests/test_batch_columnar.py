@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import ROOT
+from conftest import ROOT, text_table, wide_decimal_table
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -197,20 +197,7 @@ def _expected_lines(rows: list[dict]) -> str:
 
 
 def _table_of(rows: list[dict]):
-    import pyarrow as pa
-
-    # Columns no row gives are left out of the table altogether; a cell a row leaves out is
-    # empty (null): both mean the field's default.
-    columns = {}
-    for name in _statute().ast.inputs:
-        values = [row.get(name) for row in rows]
-        if all(value is None for value in values):
-            continue
-        if all(value is None or isinstance(value, bool) for value in values):
-            columns[name] = pa.array(values, pa.bool_())
-        else:
-            columns[name] = pa.array([None if v is None else str(v) for v in values], pa.string())
-    return pa.table(columns)
+    return text_table(_statute(), rows)
 
 
 @settings(
@@ -255,10 +242,6 @@ def test_huge_and_missing_amounts_in_a_decimal_parquet_file_give_the_scalar_resu
 ) -> None:
     """Decimals beyond int64, amounts whose products overflow, nulls: rows the columnar path
     cannot do exactly are deferred to the scalar path; every line equals the scalar one."""
-    from decimal import Decimal
-
-    from benchmarks.population import to_arrow
-
     rows = population(200, seed=5)
     huge = {
         3: {"project_median_salary": "1" + "0" * 25},  # beyond int64 cents
@@ -268,22 +251,8 @@ def test_huge_and_missing_amounts_in_a_decimal_parquet_file_give_the_scalar_resu
         21: {"board_approved_annual_limit": None},
         34: {"eligibility_period_years": 10, "project_median_salary": "999999999999999.99"},
     }
-    table = to_arrow(rows)
-    wide = {
-        name: table.column(name).cast(pa.decimal128(38, 2))
-        if pa.types.is_decimal(table.column(name).type)
-        else table.column(name)
-        for name in table.column_names
-    }
-    for row, changes in huge.items():
-        for name, value in changes.items():
-            column = wide[name].to_pylist()
-            column[row] = (
-                None if value is None else (Decimal(value) if isinstance(value, str) else value)
-            )
-            wide[name] = pa.array(column, wide[name].type)
     source = tmp_path / "huge.parquet"
-    pq.write_table(pa.table(wide), source)
+    pq.write_table(wide_decimal_table(rows, huge), source)
     from lextrace.columns import scalar_row
 
     target = tmp_path / "out.jsonl"

@@ -5,7 +5,6 @@ the numpy engine where it cannot run."""
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import ROOT
+from conftest import ROOT, text_table, wide_decimal_table
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -153,13 +152,6 @@ def test_the_benchmark_population_is_kept_whole_and_exact() -> None:
 
 def test_huge_amounts_are_deferred_and_their_rows_equal_the_columnar_results() -> None:
     rows = population(200, seed=5)
-    table = to_arrow(rows)
-    wide = {
-        name: table.column(name).cast(pa.decimal128(38, 2))
-        if pa.types.is_decimal(table.column(name).type)
-        else table.column(name)
-        for name in table.column_names
-    }
     changes = {
         3: {"project_median_salary": "1" + "0" * 25},  # beyond int64 cents
         8: {"industrial_rd_capital_investment": "1" + "0" * 16, "minimum_capital_investment": "1"},
@@ -168,14 +160,7 @@ def test_huge_amounts_are_deferred_and_their_rows_equal_the_columnar_results() -
         34: {"eligibility_period_years": 10, "project_median_salary": "999999999999999.99"},
         40: {"county_median_salary": "46116860184273879.03"},  # 2**62 cents: past the kernel's
     }
-    for row, changed in changes.items():
-        for name, value in changed.items():
-            column = wide[name].to_pylist()
-            column[row] = (
-                None if value is None else (Decimal(value) if isinstance(value, str) else value)
-            )
-            wide[name] = pa.array(column, wide[name].type)
-    source = pa.table(wide)
+    source = wide_decimal_table(rows, changes)
     compiled = STATUTE.evaluate_many(source, engine="compiled")
     assert compiled.equals(STATUTE.evaluate_many(source))
     scalar = STATUTE.evaluate_many(source.to_pylist())
@@ -210,25 +195,12 @@ def _broken_rows() -> list[dict]:
     return rows
 
 
-def _table(rows: list[dict]) -> pa.Table:
-    columns = {}
-    for name in STATUTE.ast.inputs:
-        values = [row.get(name) for row in rows]
-        if all(value is None for value in values):
-            continue
-        if all(value is None or isinstance(value, bool) for value in values):
-            columns[name] = pa.array(values, pa.bool_())
-        else:
-            columns[name] = pa.array([None if v is None else str(v) for v in values], pa.string())
-    return pa.table(columns)
-
-
 def test_rows_breaking_a_bound_get_the_scalar_paths_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rows = _broken_rows()
     source = tmp_path / "rows.parquet"
-    pq.write_table(_table(rows), source)
+    pq.write_table(text_table(STATUTE, rows), source)
     outputs = {}
     for engine in ("columnar", "compiled"):
         target = tmp_path / f"{engine}.jsonl"
