@@ -61,6 +61,8 @@ PRODUCT_LIMIT = 4.0e18  # below 2**62 (4.61e18) by far more than a float product
 
 @numba.njit(nogil=True, error_model="numpy")
 def product(a, b):
+    # The float only bounds the magnitude (relative error below 1e-15, so a product estimated
+    # under 4.0e18 is exactly under 2**62); the value itself is the integer product.
     if abs(float(a)) * abs(float(b)) >= PRODUCT_LIMIT:
         return 0, True
     return a * b, False
