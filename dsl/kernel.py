@@ -51,9 +51,11 @@ from .values import CENTS, Value
 
 Array = np.ndarray[Any, Any]
 
+NEEDS_NUMBA = "needs numba: pip install 'lextrace[compiled]'"
+"""What the compiled engine says when numba is not installed."""
+
 _HELPERS = f'''
 import numba
-import numpy as np
 
 LIMIT = {LIMIT}
 PRODUCT_LIMIT = 4.0e18  # below 2**62 (4.61e18) by far more than a float product's rounding
@@ -652,9 +654,12 @@ class _Translation:
         return params
 
     # ---- the loop -------------------------------------------------------------------------
-    def source(self) -> tuple[str, list[str], dict[str, _Value], list[tuple[str, str]]]:
+    def source(
+        self,
+    ) -> tuple[str, list[str], dict[str, _Value], list[tuple[str, str]], list[tuple[str, str]]]:
         """Returns the module text, the inputs the kernel reads (in the order of its
-        parameters), each result's value, and the outputs' parameters with their types."""
+        parameters), each result's value, and the kernel's input and output parameters after
+        `size`, each with the type of its rows."""
         results = {name: self.definition(name, ()) for name in self.statute.result_names}
         outputs: list[tuple[str, str]] = []
         broken = self.broken()
@@ -702,7 +707,7 @@ class _Translation:
                 "",
             ]
         )
-        return text, list(self.used), results, inputs + outputs
+        return text, list(self.used), results, inputs, outputs
 
 
 def _pick(c: str, then: str, otherwise: str) -> str:
@@ -760,11 +765,10 @@ class CompiledEngine:
 
     def __init__(self, engine: Engine) -> None:
         if not available():
-            raise Unsupported("numba is not installed (the `compiled` extra)")
+            raise Unsupported(f"the compiled engine {NEEDS_NUMBA}")
         self.engine = engine
         self.statute = engine.statute
         self.kernels: dict[tuple[_Layout, ...], _Kernel] = {}
-        self.lock = threading.Lock()
         # Fails now, not at the first chunk, for an encoding the translation does not take.
         layouts = {
             name: _default_layout(declared)
@@ -774,17 +778,14 @@ class CompiledEngine:
         _Translation(engine, layouts).source()
 
     def kernel(self, layouts: Mapping[str, _Layout]) -> _Kernel:
-        """Returns the kernel for this layout of input columns, compiled at its first use
-        (once, whichever thread asks first)."""
+        """Returns the kernel for this layout of input columns, compiled at its first use (two
+        threads asking at once translate it twice, and `_compiled` compiles it once)."""
         key = tuple(layouts[name] for name in sorted(layouts))
         found = self.kernels.get(key)
-        if found is not None:
-            return found
-        with self.lock:
-            found = self.kernels.get(key)
-            if found is None:
-                text, used, results, params = _Translation(self.engine, layouts).source()
-                found = self.kernels[key] = _Kernel(_compiled(text, params), used, results)
+        if found is None:
+            text, used, results, inputs, outputs = _Translation(self.engine, layouts).source()
+            function = _compiled(text, inputs, outputs)
+            found = self.kernels[key] = _Kernel(function, used, results)
         return found
 
     def run(self, inputs: Mapping[str, Col], size: int) -> tuple[dict[str, Col], Array]:
@@ -836,7 +837,9 @@ _COMPILED: dict[str, Callable[..., None]] = {}
 _COMPILED_LOCK = threading.Lock()
 
 
-def _compiled(text: str, params: list[tuple[str, str]]) -> Callable[..., None]:
+def _compiled(
+    text: str, inputs: list[tuple[str, str]], outputs: list[tuple[str, str]]
+) -> Callable[..., None]:
     """Returns the kernel of a generated module compiled for its parameters' types, made once
     per process for each text (the same encoding, readings and layout give the same text,
     whichever Statute object asks). Inputs are typed read-only, which takes writable arrays
@@ -849,11 +852,12 @@ def _compiled(text: str, params: list[tuple[str, str]]) -> Callable[..., None]:
             namespace: dict[str, Any] = {}
             exec(compile(text, "<lextrace kernel>", "exec"), namespace)
             dispatcher = namespace["kernel"]
-            outputs = {name for name, _ in params if name.startswith("o") or name == "deferred"}
-            signature = [types.int64] + [
-                types.Array(getattr(types, kind), 1, "C", readonly=name not in outputs)
-                for name, kind in params
-            ]
+            signature = [types.int64]
+            for params, readonly in ((inputs, True), (outputs, False)):
+                signature += [
+                    types.Array(getattr(types, kind), 1, "C", readonly=readonly)
+                    for _, kind in params
+                ]
             dispatcher.compile(tuple(signature))
             dispatcher.disable_compile()  # another type would be a translation's error
             found = _COMPILED[text] = dispatcher

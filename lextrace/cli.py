@@ -391,13 +391,10 @@ def batch(
         raise BadInput(str(error)) from None
     jsonl = source_format == "jsonl" and target_format == "jsonl"
     if engine == "compiled":
-        from .dsl.kernel import available
+        from .dsl.kernel import NEEDS_NUMBA, available
 
         if not available():
-            raise BadInput(
-                "--engine compiled needs numba: pip install 'lextrace[compiled]' "
-                "(or use --engine columnar, as exact)"
-            )
+            raise BadInput(f"--engine compiled {NEEDS_NUMBA} (or use --engine columnar, as exact)")
     if engine in ("columnar", "compiled") and not (trace and jsonl):
         from . import cli_batch
 

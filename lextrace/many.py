@@ -56,10 +56,10 @@ def evaluate_many(
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     if engine == "compiled":
-        from .dsl.kernel import available
+        from .dsl.kernel import NEEDS_NUMBA, available
 
         if not available():
-            raise ValueError("engine='compiled' needs numba: pip install 'lextrace[compiled]'")
+            raise ValueError(f"engine='compiled' {NEEDS_NUMBA}")
     selected = statute.select_readings(readings)
     runner = Runner(statute, selected, dict(readings or {}), compiled=engine == "compiled")
     runner.floats = floats

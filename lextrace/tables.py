@@ -8,6 +8,7 @@ trace, for JSON Lines) or with its error, named as the scalar path names it.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import re
@@ -113,10 +114,8 @@ class Runner:
             self.engine = None
         self.compiled: CompiledEngine | None = None
         if compiled and self.engine is not None:
-            try:
+            with contextlib.suppress(Unsupported):  # the numpy engine evaluates it instead
                 self.compiled = CompiledEngine(self.engine)
-            except Unsupported:
-                self.compiled = None
         self.other_fields_allowed = False  # an impact run reads one table for two encodings
         self.slow: np.ndarray = np.zeros(0, dtype=bool)
         # How the scalar path reads a binary float (dsl/scenario.py): "refuse" or "shortest".
