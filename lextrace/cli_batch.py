@@ -22,7 +22,6 @@ from .api import Statute
 from .batch_lines import error_record, record
 from .cli import atomic_file, error_problems
 from .columns import json_lines
-from .dsl.columnar import keep_freed_memory
 from .result_tables import arrow_results, error_message, float_metadata
 from .tables import (
     CHUNK_ROWS,
@@ -30,6 +29,7 @@ from .tables import (
     Runner,
     TableError,
     Task,
+    arrow_uses_kept_memory,
     evaluate_in_order,
     read_tasks,
 )
@@ -57,7 +57,7 @@ def run(
     fields of `keep` carried through first; returns how many rows failed. Raises `bad_input`
     errors (exit 2) for files that cannot be read or written. `compiled` runs the rules
     compiled (dsl/kernel.py)."""
-    keep_freed_memory()
+    arrow_uses_kept_memory()
     keep = keep or []
     runner = Runner(statute, selected, chosen, compiled=compiled)
     runner.floats = floats

@@ -58,10 +58,9 @@ def impact(
     Parquet or CSV): how many scenarios change, the totals before and after, the largest movers,
     and which changed rules cause it. Exact to the cent."""
     from . import impact as impact_module
-    from .dsl.columnar import keep_freed_memory
-    from .tables import TableError, format_of
+    from .tables import TableError, arrow_uses_kept_memory, format_of
 
-    keep_freed_memory()
+    arrow_uses_kept_memory()
 
     before, after = _statute(old), _statute(new)
     try:

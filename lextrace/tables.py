@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import json
+import os
 import re
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
@@ -44,7 +45,7 @@ from .columns import (
     value_cells,
 )
 from .dsl import ast
-from .dsl.columnar import Chunk, Engine, Extremes, Unsupported
+from .dsl.columnar import Chunk, Engine, Extremes, Unsupported, keep_freed_memory
 from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
 from .dsl.kernel import CompiledEngine
@@ -57,6 +58,21 @@ PARSERS = 2  # threads parsing blocks of JSON Lines
 # Blocks of JSON Lines are evaluated in chunks of at least this many rows: half a Parquet chunk,
 # as the output lines of more rows at once are slower to join.
 JOINED_ROWS = CHUNK_ROWS // 2
+
+
+def arrow_uses_kept_memory() -> bool:
+    """Keeps freed memory for reuse (`keep_freed_memory()`) and, when the C allocator agreed,
+    has Arrow allocate from it too; returns True when both hold.
+
+    Arrow's own allocator hands the pages of a freed chunk back to the system, and reading and
+    writing the next chunk faults them in again; from the C heap kept above, each chunk's buffers
+    reuse the last one's. The setting is the whole process's, as the allocator's is, so only the
+    commands that stream a file through the columnar evaluator (`batch`, `impact`) ask for it;
+    a pool chosen in `ARROW_DEFAULT_MEMORY_POOL` is left as chosen."""
+    if not keep_freed_memory() or os.environ.get("ARROW_DEFAULT_MEMORY_POOL"):
+        return False
+    pa.set_memory_pool(pa.system_memory_pool())
+    return True
 
 
 def format_of(path: str, given: str | None) -> str:
