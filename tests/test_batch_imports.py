@@ -34,7 +34,9 @@ def _python(code: str) -> str:
     return done.stdout
 
 
-def _modules_after_batch(target: Path) -> list[str]:
+def _after_batch(target: Path) -> list[str]:
+    """Returns, after a batch to `target`: whether pandas and numpy.ma were imported, and
+    Arrow's memory pool."""
     code = f"""
 import sys
 from lextrace import cli
@@ -54,7 +56,7 @@ print("pandas" in sys.modules, "numpy.ma" in sys.modules, pool)
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
 def test_the_command_imports_neither_pandas_nor_numpy_ma(tmp_path: Path, suffix: str) -> None:
     target = tmp_path / f"out{suffix}"
-    assert _modules_after_batch(target)[:2] == ["False", "False"]
+    assert _after_batch(target)[:2] == ["False", "False"]
     assert target.stat().st_size > 0
 
 
@@ -62,7 +64,7 @@ def test_the_command_imports_neither_pandas_nor_numpy_ma(tmp_path: Path, suffix:
 def test_the_command_has_arrow_allocate_from_the_kept_heap(tmp_path: Path) -> None:
     before = _python("import pyarrow; print(pyarrow.default_memory_pool().backend_name)").strip()
     assert before != "system"  # Arrow's own pool unless asked: the command is what changes it
-    assert _modules_after_batch(tmp_path / "out.parquet")[2] == "system"
+    assert _after_batch(tmp_path / "out.parquet")[2] == "system"
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.int16, np.int8, np.bool_])
