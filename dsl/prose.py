@@ -16,7 +16,8 @@ from fractions import Fraction
 
 from . import ast
 from .checker import walk
-from .evaluator import INPUT, Evaluation, Key, Step
+from .errors import ScenarioError
+from .evaluator import INPUT, Evaluation, EvaluationError, Key, Step
 from .trace import Trace, aggregate_type, display
 from .values import Value, percent
 
@@ -201,15 +202,28 @@ class Narrator:
     def condition_text(self, condition: ast.Expr, step: Step) -> str:
         """Returns a condition as written with its values: `a > 50 (a is 62)`."""
         written = self.trace.source_of(condition)
-        names = [
-            n
-            for n in dict.fromkeys(_names(condition))
-            if n in self.statute.inputs or n in self.statute.definitions
-        ]
-        if not names:
+        shown: dict[str, str] = {}
+        for node in walk(condition):
+            if isinstance(node, ast.Call) and node.name in self.statute.definitions:
+                # A rule with parameters has a value only for its arguments: the call is shown.
+                shown.setdefault(self.trace.source_of(node), self._condition_value(node, step))
+            elif isinstance(node, ast.Ref | ast.Given) and (
+                node.name in self.statute.inputs or node.name in self.statute.definitions
+            ):
+                ref = ast.Ref(condition.span, node.name)
+                shown.setdefault(node.name, self._condition_value(ref, step))
+        if not shown:
             return written
-        values = ", ".join(f"{n} is {self.shown(ast.Ref(condition.span, n), step)}" for n in names)
+        values = ", ".join(f"{label} is {value}" for label, value in shown.items())
         return f"{written} ({values})"
+
+    def _condition_value(self, expr: ast.Expr, step: Step) -> str:
+        """Returns an operand of a condition for people; "not evaluated" for one the condition
+        never reached (a short-circuited `and` or `or`) and that cannot be computed."""
+        try:
+            return self.shown(expr, step)
+        except (EvaluationError, ScenarioError):
+            return "not evaluated"
 
     # ---- sentences -------------------------------------------------------------------------
     def explain(self, step: Step) -> Sentence:

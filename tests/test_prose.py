@@ -102,3 +102,35 @@ def test_an_optional_input_left_out_reads_not_given() -> None:
         narrator = Narrator(result.trace)
         texts = [narrator.explain(step) for step in result.trace.steps]
         assert any(words in s.text for s in texts), texts
+
+
+def test_a_condition_calling_a_rule_with_parameters_shows_the_call_and_its_value(
+    tmp_path,
+) -> None:
+    (tmp_path / "aged.txt").write_text(
+        "1. Amounts.\n(a) An additional amount of $600 is allowed for the taxpayer if the "
+        "taxpayer is aged, and for the spouse if the spouse is aged.\n"
+    )
+    (tmp_path / "aged.lex").write_text(
+        'statute "Aged Act s.1"\n  title "Amounts"\n  official "aged.txt"\n\n'
+        'input taxpayer_aged: bool = false "the taxpayer is aged";\n'
+        'input spouse_aged: bool = false "the spouse is aged";\n\n'
+        "results taxpayer_amount, spouse_amount;\n\n"
+        'section 1. "Amounts." {\n'
+        '  (a) "An additional amount of $600 is allowed for the taxpayer if the taxpayer is '
+        'aged, and for the spouse if the spouse is aged." {\n'
+        "    rule aged(of_spouse: bool): bool = if of_spouse then spouse_aged else taxpayer_aged;\n"
+        "    rule taxpayer_amount: money = $600 when aged(of_spouse: false);\n"
+        "    rule spouse_amount: money = $600 when aged(of_spouse: true) and taxpayer_aged;\n"
+        "  }\n}\n"
+    )
+    statute = load_statute(tmp_path / "aged.lex")
+    result = statute.evaluate({"spouse_aged": True}, trace=True)
+    assert result.trace is not None
+    narrator = Narrator(result.trace)
+    texts = {step.definition.name: narrator.explain(step).text for step in result.trace.steps}
+    assert (
+        "aged(of_spouse: false) (aged(of_spouse: false) is no) is false"
+        in (texts["taxpayer_amount"])
+    )
+    assert "aged(of_spouse: true) is yes, taxpayer_aged is no" in texts["spouse_amount"]
