@@ -1049,6 +1049,19 @@ def _duplicate(error: _DuplicateField, source: str) -> ScenarioError:
     )
 
 
+def json_values(value: object) -> object:
+    """Returns a scenario as read from a JSON, YAML or TOML file (`parse_text`) in JSON values
+    that read back the same: a YAML or TOML date or time as its ISO text, lists and objects
+    converted member by member, everything else as it is."""
+    if isinstance(value, dict):
+        return {key: json_values(member) for key, member in value.items()}
+    if isinstance(value, list):
+        return [json_values(member) for member in value]
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    return value
+
+
 def parse_text(text: str, kind: str, source: str, first_line: int = 1) -> object:
     """Returns the object a JSON, YAML or TOML document holds, numbers kept exact.
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from lextrace import ReadingError, ScenarioError, Statute
+from lextrace import ReadingError, ScenarioError, Statute, load_statute
 from lextrace.dsl.scenario import read_scenario_file
 
 BASE: dict[str, Any] = {
@@ -222,3 +222,23 @@ def test_a_scenario_file_name_holding_a_nul_byte_is_refused_as_a_scenario_error(
             read(Path("scen\x00ario.json"))
         assert "'scen\\x00ario.json'" in str(refused.value)
         assert "a name holding a NUL byte" in str(refused.value)
+
+
+def test_a_yaml_scenario_with_dates_is_written_as_json_that_reads_back_the_same() -> None:
+    import json
+
+    from lextrace.dsl.scenario import json_values, parse_text
+
+    statute = load_statute(Path(__file__).parent.parent / "statute" / "catala-tutorial-tax.lex")
+    text = (
+        "current_date: 1999-01-01\noverseas_territories: false\nindividuals:\n"
+        "  - {income: 15000.50, number_of_children: 0}\n"
+        "  - {income: 80000, number_of_children: 2}\n"
+    )
+    read = parse_text(text, "yaml", "household.yaml")
+    assert isinstance(read, dict)
+    written = json.dumps(json_values(read))  # a date object would not be JSON
+    assert '"current_date": "1999-01-01"' in written
+    again = parse_text(written, "json", "household.json")
+    assert isinstance(again, dict)
+    assert statute.evaluate(again).to_dict() == statute.evaluate(read).to_dict()

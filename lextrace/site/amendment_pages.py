@@ -17,6 +17,7 @@ from pathlib import Path
 
 from lextrace.api import Statute, load_statute
 from lextrace.dsl.reserved import READINGS_KEY
+from lextrace.dsl.scenario import json_values
 from lextrace.dsl.values import dollars
 from lextrace.impact import impact, render_markdown
 from lextrace.verify.diff import Diff, WordOp, semantic_diff
@@ -88,7 +89,10 @@ def _population(site: Site, folder: Path) -> tuple[Path, str] | None:
         return None
     path = folder / "examples.jsonl"
     lines = [
-        json.dumps({k: v for k, v in e.scenario.items() if k != READINGS_KEY}, ensure_ascii=False)
+        json.dumps(
+            json_values({k: v for k, v in e.scenario.items() if k != READINGS_KEY}),
+            ensure_ascii=False,
+        )
         for e in site.examples
     ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
