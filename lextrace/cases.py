@@ -37,6 +37,7 @@ from typing import Any
 from .api import Result, Statute
 from .dsl import ast, dates
 from .dsl.errors import ScenarioError
+from .dsl.evaluator import EvaluationError
 from .dsl.scenario import ExactNumber, kind_of, parse_text, read_exact, read_scenario_file
 from .dsl.values import Value, cents_string, exact_string, to_cents
 
@@ -656,8 +657,14 @@ def run_case(statute: Statute, bound: BoundCase, trace: bool = True) -> Outcome:
     return outcome
 
 
+class _Undefined(Exception):
+    """The encoding does not define the case's scenario (no case of a `cases` applies, ...):
+    the case fails, whatever it expects, and the other cases still run."""
+
+
 def _evaluate(statute: Statute, case: Case, trace: bool) -> tuple[Result | None, str | None]:
-    """Returns (the result, None), or (None, the refusal's message)."""
+    """Returns (the result, None), or (None, the refusal's message). Raises _Undefined when
+    the encoding does not define the scenario."""
     try:
         if case.scenario_file is not None:
             scenario = read_scenario_file(case.scenario_file)
@@ -669,9 +676,23 @@ def _evaluate(statute: Statute, case: Case, trace: bool) -> tuple[Result | None,
         return statute.evaluate(scenario, case.readings or None, trace, source), None
     except ScenarioError as error:
         return None, error.render()
+    except EvaluationError as error:
+        raise _Undefined(str(error)) from None
 
 
 def _run(statute: Statute, bound: BoundCase, trace: bool) -> Outcome:
+    try:
+        return _checked(statute, bound, trace)
+    except _Undefined as error:
+        return Outcome(
+            bound.case,
+            False,
+            detail=f"the encoding does not define this scenario: {error} (`lextrace verify` "
+            "finds every scenario that reaches such a place)",
+        )
+
+
+def _checked(statute: Statute, bound: BoundCase, trace: bool) -> Outcome:
     case = bound.case
     result, refusal = _evaluate(statute, case, trace=False)
     if case.refuse is not None:

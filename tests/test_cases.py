@@ -378,3 +378,33 @@ def test_the_example_of_the_guide_passes(tmp_path: Path) -> None:
     completed = run("test", str(cases))
     assert completed.returncode == exits.OK, completed.stdout + completed.stderr
     assert "4 cases: 4 passed, 0 failed" in completed.stdout
+
+
+def test_a_scenario_the_encoding_does_not_define_fails_its_case_and_the_others_run(
+    tmp_path: Path,
+) -> None:
+    source = ROOT / "tests" / "other_statutes"
+    (tmp_path / "allowance.txt").write_text((source / "allowance.txt").read_text("utf-8"))
+    encoding = (source / "allowance.lex").read_text("utf-8")
+    assert "case band = high otherwise;" in encoding
+    encoding = encoding.replace("case band = high otherwise;", "")  # a band left undefined
+    (tmp_path / "allowance.lex").write_text(encoding, encoding="utf-8")
+    cases = write(
+        tmp_path,
+        f"""encoding: {tmp_path / "allowance.lex"}
+cases:
+  - name: a high income reaches no band
+    scenario: {{income: "25000"}}
+    expect: {{band: high}}
+  - name: a low income
+    scenario: {{income: "100"}}
+    expect: {{band: low, allowance: "200.00"}}
+""",
+    )
+    completed = run("test", str(cases), "--format", "json")
+    assert completed.returncode == exits.FAILED, completed.stderr
+    outcomes = {o["name"]: o for o in json.loads(completed.stdout)["files"][0]["cases"]}
+    assert outcomes["a low income"]["status"] == "passed"
+    failed = outcomes["a high income reaches no band"]
+    assert failed["status"] == "failed"
+    assert "the encoding does not define this scenario: no case of 'band'" in failed["detail"]
