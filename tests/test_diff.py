@@ -16,6 +16,7 @@ import pytest
 import z3
 
 from lextrace import load_statute
+from lextrace.dsl import ast
 from lextrace.dsl.values import cents_string
 from lextrace.statute import BUNDLED, OFFICIAL
 from lextrace.verify import diff as diff_module
@@ -332,3 +333,53 @@ def test_a_changed_derivation_from_the_payroll_is_never_proved_equal(tmp_path: P
     # The same derivation on both sides: the derived input is compared as given, soundly.
     same = semantic_diff(load_statute(BUNDLED).ast, load_statute(BUNDLED).ast)
     assert all(r.status == "equal" for r in same.results)
+
+
+# ---- dates ---------------------------------------------------------------------------------------
+
+AGED_TEXT = (
+    "1. Aged.\n(a) An additional amount of $600 is allowed for a taxpayer who has attained "
+    "age 65 before the close of the taxable year.\n"
+)
+
+
+def _aged_encoding(tmp_path: Path, name: str, amount: str) -> ast.Statute:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "aged.txt").write_text(AGED_TEXT.replace("$600", amount), encoding="utf-8")
+    (folder / "aged.lex").write_text(
+        'statute "Aged Act s.1"\n  title "Aged"\n  official "aged.txt"\n  dates round-down\n\n'
+        'input birth_date: date required min 1900-01-01 max 2100-12-31 "the date of birth";\n'
+        'input close_of_year: date required min 1900-01-01 max 2100-12-31 "the close of the '
+        'taxable year";\n\nresults aged_amount;\n\n'
+        'section 1. "Aged." {\n'
+        f'  (a) "An additional amount of {amount} is allowed for a taxpayer who has attained age '
+        '65 before the close of the taxable year." {\n'
+        "    rule aged_amount: money = "
+        f"{amount} when birth_date + 65 years <= close_of_year\n"
+        '      reviewed 65 years "attained age 65";\n'
+        "  }\n}\n",
+        encoding="utf-8",
+    )
+    return load_statute(folder / "aged.lex").ast
+
+
+def test_dates_are_shared_by_both_sides_so_a_self_diff_of_date_arithmetic_is_equal(
+    tmp_path: Path,
+) -> None:
+    old = _aged_encoding(tmp_path, "old", "$600")
+    found = semantic_diff(old, old)
+    assert [r.status for r in found.results] == ["equal"], found.results
+    assert not any("does not share" in note for note in found.notes)
+
+
+def test_a_changed_amount_behind_date_arithmetic_has_one_witness_for_both_sides(
+    tmp_path: Path,
+) -> None:
+    old = _aged_encoding(tmp_path, "old", "$600")
+    new = _aged_encoding(tmp_path, "new", "$750")
+    (result,) = semantic_diff(old, new).results
+    assert result.status == "different", result
+    assert result.witness is not None
+    assert (result.old_value, result.new_value) == ("600.00", "750.00")
+    assert set(result.witness) == {"birth_date", "close_of_year"}  # one value of each date

@@ -473,6 +473,8 @@ def link(old: ast.Statute, new: ast.Statute) -> Link:
                 )
         elif a.kind == "bool" and b.kind == "bool":
             variable = old_term = new_term = _canonical(name, "bool")
+        elif a.kind == "date" and b.kind == "date":  # both models hold a date as its day number
+            variable = old_term = new_term = _canonical(name, "int")
         elif a.kind in _NUMERIC and b.kind in _NUMERIC:
             whole = "count" in (a.kind, b.kind)
             variable = _canonical(name, "int" if whole else "real")
@@ -590,16 +592,14 @@ class Comparer:
         self.link = link(old, new)
         self.before = Model(old, "__old", collect=False, shared=self.link.old)
         self.after = Model(new, "__new", collect=False, shared=self.link.new)
+        # One year, month and day per shared date: both sides then compute `date + 1 year`
+        # from the same integers, and the solver sees equal rules give equal dates.
+        self.after.civil, self.after.civil_days = self.before.civil, self.before.civil_days
         # Scenarios that derive an input from a list are left out: the model takes a derived
         # input as given (any value it may take), which covers them soundly while the
         # derivation is the same on both sides (see `changed_derivations`).
         deriving = [*self.before.derivation_conditions(), *self.after.derivation_conditions()]
-        self.valid = [
-            *self.before.constraints,
-            *self.after.constraints,
-            *self.link.extra,
-            *(z3.Not(condition) for condition in deriving),
-        ]
+        self.requirements = [*self.link.extra, *(z3.Not(condition) for condition in deriving)]
         self.evaluators = (Statute(old), Statute(new))
         self.satisfiable: Any = None
         self.proved: list[tuple[Term, Term]] = []  # (new term, old term) proved equal
@@ -609,6 +609,13 @@ class Comparer:
         self.lists = {
             n for side in (old, new) for n, d in side.inputs.items() if d.type.kind == "list"
         }
+
+    @property
+    def valid(self) -> list[Term]:
+        """Returns what makes a scenario valid under both encodings, with the facts the models
+        added while translating the results compared so far (the year, month and day of a
+        date are tied to it only once a rule adds months to it)."""
+        return [*self.before.constraints, *self.after.constraints, *self.requirements]
 
     def common_results(self) -> list[str]:
         """Returns the result keys both encodings declare, in the new encoding's order."""
