@@ -167,6 +167,30 @@ def test_vacuous_invariant_fails(tmp_path: Path, encoding_source: str) -> None:
     assert not report.ok
 
 
+def test_an_invariant_that_checks_no_rule_fails_and_a_real_one_is_proved(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "  invariant amounts_not_negative",
+        '  invariant restated "The bonus equals itself.":\n'
+        "    small_business implies small_business_bonus = small_business_bonus;\n"
+        '  invariant either_way "A tier or not.":\n'
+        "    annual_credit <= $0 or annual_credit > $0;\n"
+        '  invariant declared "Jobs are not negative.":\n'
+        "    new_jobs >= 0;\n"
+        '  invariant real "The credit is never negative.":\n'
+        "    annual_credit >= $0;\n"
+        "  invariant amounts_not_negative",
+    )
+    outcomes = prove_only(variant, ("restated", "either_way", "declared", "real"))
+    for name in ("restated", "either_way", "declared"):
+        assert outcomes[name].status == VACUOUS, outcomes[name]
+        assert "it checks no rule" in outcomes[name].detail
+    assert outcomes["real"].status == PROVED, outcomes["real"]
+
+
 def prove_only(statute_path: Path, prefixes: tuple[str, ...]) -> dict[str, Outcome]:
     """Proves only the checks whose names start with one of `prefixes`."""
     statute = load_statute(statute_path).ast

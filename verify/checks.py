@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from itertools import product
 from typing import Any
 
@@ -36,6 +37,7 @@ from lextrace.dsl.values import Value, dollars
 
 from .model import Model, Term, decimal_constraints, in_whole_cents, scenario_text
 from .monotone import MonotoneProver
+from .opaque import holds_whatever_the_rules
 from .replay import judge_evaluates, judge_expr, judge_monotone, judge_value
 from .search import Found, Probe, Search
 from .solve import decide, work
@@ -91,6 +93,8 @@ class Check:
     refused: str | None = None
     # A well-definedness check (a missing value, a division by zero): its kind and violation.
     obligation: tuple[str, Term] | None = None
+    # An invariant's test that it is proved even with the rules it names left free (opaque.py).
+    checks_no_rule: Callable[[int], bool] | None = None
 
 
 @dataclass
@@ -184,6 +188,7 @@ class Verifier:
                     else None,
                     probe=Probe(single=self._holds_not(invariant.expr, invariant.params, values)),
                     replay={"name": invariant.name, "args": _args(invariant.params, values)},
+                    checks_no_rule=partial(holds_whatever_the_rules, model, invariant.expr, bound),
                 )
 
     def second(self, vary: str) -> Model:
@@ -788,6 +793,14 @@ class Verifier:
                     time.perf_counter() - started,
                     detail="the premise never holds for a valid scenario",
                 )
+        if check.checks_no_rule is not None and check.checks_no_rule(min(self.timeout_ms, 2000)):
+            return Outcome(
+                check,
+                VACUOUS,
+                time.perf_counter() - started,
+                detail="proved even with every rule it names left free: it checks no rule (a "
+                "tautology, or what the inputs' declarations already say)",
+            )
         if check.witness is not None:
             return self._witnessed(check, started, solver, validate)
         if check.kind == "invariant" and self.monotone.from_facts(check.claim):
