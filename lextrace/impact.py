@@ -19,6 +19,8 @@ import numpy as np
 from .api import Statute
 from .dsl import ast
 from .dsl.columnar import Code, Col, Flag, Num, cents, exact_values
+from .dsl.errors import ScenarioError
+from .dsl.evaluator import EvaluationError
 from .dsl.values import CENTS, cents_string, dollars, exact_string
 from .tables import EvaluatedChunk, Runner, TableError, read_tasks
 
@@ -172,8 +174,9 @@ def impact(
     for runner in runners:
         runner.other_fields_allowed = True
     changes: list[np.ndarray] = []
-    for chunk_before, chunk_after in _chunks(runners, population, table_format):
-        _account(report, runners, chunk_before, chunk_after, changes, top)
+    for chunk_before, chunk_after, rows in _chunks(runners, population, table_format):
+        ok = _account(report, runners, chunk_before, chunk_after, changes, top)
+        _count_causes(report, runners, ok, rows)
     if changes:
         _histogram(report, np.concatenate(changes))
     report.movers.sort(key=lambda m: (-abs(m.change), m.row))
@@ -186,7 +189,7 @@ def _chunks(runners: list[Runner], population: str, table_format: str) -> Any:
     old, new = runners
     for task in read_tasks(new.statute.ast, population, table_format):
         chunk = (task.table, task.first, task.rows, task.refused)
-        yield old.evaluate(*chunk), new.evaluate(*chunk)
+        yield old.evaluate(*chunk), new.evaluate(*chunk), task.rows
 
 
 def _column(values: Any, kind: str) -> np.ndarray:
@@ -215,7 +218,8 @@ def _account(
     after: EvaluatedChunk,
     changes: list[np.ndarray],
     top: int,
-) -> None:
+) -> np.ndarray:
+    """Adds a chunk's results to the report; returns the rows both encodings evaluate."""
     size = before.size
     report.rows += size
     failed = np.zeros(size, dtype=bool)
@@ -254,17 +258,56 @@ def _account(
             ]
             report.movers = sorted(report.movers, key=lambda m: (-abs(m.change), m.row))[:top]
     report.changed += int(any_change.sum())
-    # Which changed rules differ, on the rows both columnar evaluations kept.
+    return ok
+
+
+def _count_causes(report: Impact, runners: list[Runner], ok: np.ndarray, rows: Any) -> None:
+    """Counts, for each changed rule, the rows of a chunk both encodings evaluate (`ok`) where
+    its value differs: from both columnar evaluations where both kept the row, else from both
+    scalar evaluations."""
+    if not report.causes:
+        return
+    size = len(ok)
     kept = ok & ~runners[0].slow & ~runners[1].slow
     memo_before, memo_after = (r.engine.last_memo if r.engine else {} for r in runners)
+    differs = {cause.rule: np.zeros(size, dtype=bool) for cause in report.causes}
     for cause in report.causes:
         keys = {k for k in (*memo_before, *memo_after) if k[0] == cause.rule}
-        differs = np.zeros(size, dtype=bool)
         for key in keys:
             found = _differs(memo_before.get(key), memo_after.get(key), size)
             if found is not None:
-                differs |= found
-        cause.scenarios += int((differs & kept).sum())
+                differs[cause.rule] |= found
+        differs[cause.rule] &= kept
+    for row in np.flatnonzero(ok & ~kept).tolist():
+        for rule in _scalar_changes(runners, rows, row, list(differs)):
+            differs[rule][row] = True
+    for cause in report.causes:
+        cause.scenarios += int(differs[cause.rule].sum())
+
+
+def _scalar_changes(runners: list[Runner], rows: Any, row: int, rules: list[str]) -> set[str]:
+    """Returns which of `rules` take another value for one row under the two encodings, by
+    their traced scalar evaluations (a rule one side does not compute counts as zero)."""
+    values = []
+    for runner in runners:
+        scenario, source = rows(row)
+        statute = runner.statute
+        try:
+            inputs = statute.validate(scenario, source, runner.floats)
+            selected = statute.readings_for(scenario, runner.chosen, source)
+            result = statute.evaluate_inputs(inputs, selected, True)
+        except (ScenarioError, EvaluationError):
+            return set()
+        assert result.trace is not None
+        values.append({key: step.value for key, step in result.trace.evaluation.steps.items()})
+    before, after = values
+    return {
+        rule
+        for rule in rules
+        if any(
+            before.get(key, 0) != after.get(key, 0) for key in {*before, *after} if key[0] == rule
+        )
+    }
 
 
 def _exact(kind: str) -> Any:

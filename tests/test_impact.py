@@ -121,3 +121,47 @@ def test_a_report_file_is_written_whole_or_not_at_all(
     missing = tmp_path / "no-such-folder" / "impact.md"
     assert main([*arguments, "-o", str(missing)]) == 2
     assert "cannot write" in capsys.readouterr().err and not missing.parent.exists()
+
+
+def _aged(folder: Path, amount: str) -> Path:
+    """An encoding whose rule adds years to a date (rows the scalar path evaluates)."""
+    folder.mkdir()
+    words = (
+        f"An additional amount of {amount} is allowed for a taxpayer who has attained age 65 "
+        "before the close of the taxable year."
+    )
+    (folder / "aged.txt").write_text(f"1. Aged.\n(a) {words}\n", encoding="utf-8")
+    (folder / "aged.lex").write_text(
+        'statute "Aged Act s.1"\n  title "Aged"\n  official "aged.txt"\n  dates round-down\n\n'
+        'input birth_date: date required min 1900-01-01 max 2100-12-31 "the date of birth";\n'
+        'input close_of_year: date required min 1900-01-01 max 2100-12-31 "the close";\n\n'
+        'results aged_amount;\n\nsection 1. "Aged." {\n'
+        f'  (a) "{words}" {{\n'
+        f"    rule aged_amount: money = {amount} when birth_date + 65 years <= close_of_year\n"
+        '      reviewed 65 years "attained age 65";\n  }\n}\n',
+        encoding="utf-8",
+    )
+    return folder / "aged.lex"
+
+
+def test_a_changed_rule_is_counted_on_rows_the_scalar_path_evaluates(tmp_path: Path) -> None:
+    old, new = _aged(tmp_path / "old", "$600"), _aged(tmp_path / "new", "$750")
+    population = tmp_path / "people.jsonl"
+    people = [
+        ("1950-06-01", "2020-12-31"),
+        ("1990-01-01", "2020-12-31"),
+        ("1955-12-31", "2020-12-31"),
+    ]
+    population.write_text(
+        "".join(
+            json.dumps({"birth_date": birth, "close_of_year": close}) + "\n"
+            for birth, close in people
+        ),
+        encoding="utf-8",
+    )
+    report = impact(load_statute(old), load_statute(new), str(population), "jsonl")
+    (cause,) = report.causes
+    assert cause.rule == "aged_amount"
+    assert cause.scenarios == 2  # the two people aged 65 by the close of the year
+    (result,) = report.results
+    assert result.changed == 2
