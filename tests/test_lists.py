@@ -410,13 +410,14 @@ def test_a_check_that_does_not_rest_on_a_list_is_still_proved(tmp_path: Path) ->
     path = write_encoding(
         tmp_path,
         "rule r: count = count of jobs where pay >= floor;\n"
-        '    invariant floor_set "a floor": floor >= $0;',
+        "    rule doubled: money = floor + floor;\n"
+        '    invariant floor_set "a floor": doubled >= $0;',
         inputs="",
     )
     source = path.read_text("utf-8").replace(
         'input floor: money = $1 "a floor";', 'input floor: money = $1 min $0 "a floor";'
     )
-    path.write_text(source, "utf-8")
+    path.write_text(source.replace("results r;", "results r, doubled;"), "utf-8")
     (outcome,) = [o for o in run(load(path), 20.0, 60.0).outcomes if o.check.name == "floor_set"]
     assert outcome.status == PROVED
 
