@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 _NUMERAL = re.compile(r"(?<![\w.])\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
+# A fraction in digits ("20/200", the visual acuity of a definition of blindness).
+_DIGIT_FRACTION = re.compile(r"(?<![\w.,/])(\d+)/([1-9]\d*)(?![\w/]|[.,]\d)")
 _WORD_NUMBERS = {
     "one": Fraction(1),
     "two": Fraction(2),
@@ -91,12 +93,16 @@ class StatedNumber:
 
 
 def stated_number_spans(words: str) -> list[StatedNumber]:
-    """Returns every number `words` state, in digits ("$1,500", "40") or in words
-    ("one-third", "ten"), in the order they are written."""
+    """Returns every number `words` state, in digits ("$1,500", "40", and "20/200" both as a
+    fraction and as its two numbers) or in words ("one-third", "ten"), in the order they are
+    written."""
     found: list[StatedNumber] = []
     for match in _NUMERAL.finditer(words):
         whole, decimals = match.group(1).replace(",", ""), match.group(2) or ""
         found.append(StatedNumber(Fraction(whole + decimals), match.start(), match.end(), False))
+    for match in _DIGIT_FRACTION.finditer(words):
+        value = Fraction(int(match.group(1)), int(match.group(2)))
+        found.append(StatedNumber(value, match.start(), match.end(), False))
     for match in _WORD.finditer(words.lower()):
         if match.group() in _WORD_NUMBERS:
             found.append(

@@ -155,7 +155,7 @@ def _span(item: Tree | Token) -> ast.Span:
 
 
 # The annotations that may follow a rule, a case, an exception or a property.
-ANNOTATIONS = ("readings", "reviewed", "reads")
+ANNOTATIONS = ("readings", "reviewed", "reviewed_fraction", "reads")
 
 
 def _string(token: Token) -> str:
@@ -622,6 +622,26 @@ class _Builder:
                 readings.extend(str(tok) for tok in tree.children)
             elif tree.data == "reads":
                 continue
+            elif tree.data == "reviewed_fraction":  # `reviewed 1/3`: one written number
+                numerator, denominator, reason = (cast(Token, c) for c in tree.children)
+                if Fraction(str(denominator)) == 0:
+                    self.error(_span(denominator), "a fraction's denominator is 0", None)
+                    continue
+                start, end = _span(numerator), _span(denominator)
+                literal = ast.Literal(
+                    ast.Span(
+                        start.line,
+                        start.column,
+                        end.end_line,
+                        end.end_column,
+                        start.start,
+                        end.end,
+                    ),
+                    Fraction(str(numerator)) / Fraction(str(denominator)),
+                    "number",
+                    f"{numerator}/{denominator}",
+                )
+                reviewed.append(ast.Reviewed(literal, _prose(reason), _span(tree)))
             else:
                 literal = self.expr(tree.children[0])
                 assert isinstance(literal, ast.Literal)

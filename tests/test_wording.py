@@ -416,3 +416,53 @@ def test_the_bundled_statute_parses_to_the_occurrences_the_check_reads() -> None
     assert (fifty.ops, fifty.excerpt) == (frozenset({">"}), "greater than 50")
     (steps,) = [o for o in occurrences(clauses["(c)(1)(f)"].words) if o.value == 35]
     assert steps.kind == "percent" and steps.ops == frozenset()
+
+
+# ---- a fraction in digits ------------------------------------------------------------------------
+
+SIGHT_WORDS = (
+    "An individual is blind only if his central visual acuity does not exceed 20/200 in the "
+    "better eye."
+)
+
+
+def _sight(tmp_path: Path, rule: str) -> Path:
+    """An encoding whose words state a fraction in digits, with `rule` in its clause."""
+    (tmp_path / "sight.txt").write_text(f"1. Sight.\n(a) {SIGHT_WORDS}\n", encoding="utf-8")
+    path = tmp_path / "sight.lex"
+    path.write_text(
+        'statute "Sight Act s.1"\n  title "Sight"\n  official "sight.txt"\n\n'
+        'input acuity: number required min 0 "the central visual acuity in the better eye";\n\n'
+        "results blind;\n\n"
+        f'section 1. "Sight." {{\n  (a) "{SIGHT_WORDS}" {{\n    {rule}\n  }}\n}}\n',
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_a_fraction_the_words_state_in_digits_is_stated(tmp_path: Path) -> None:
+    from lextrace.dsl.numbers import stated_numbers
+
+    assert Fraction(1, 10) in stated_numbers("does not exceed 20/200 in the better eye")
+    assert Fraction(1, 2) not in stated_numbers("on 1/2/2020")  # a date, not a fraction
+    assert errors(_sight(tmp_path, "rule blind: bool = acuity <= 20/200;")) == []
+
+
+def test_a_comparison_against_a_fraction_in_digits_is_read_from_its_words(tmp_path: Path) -> None:
+    rule = "rule blind: bool = acuity >= 20/200;"
+    assert_refused(_sight(tmp_path, rule), rule, "20/200", "“not exceed 20/200” means <=")
+    assert "reviewed 20/200" in errors(tmp_path / "sight.lex")[0]  # the hint the grammar takes
+
+
+def test_a_fraction_can_be_marked_reviewed(tmp_path: Path) -> None:
+    rule = 'rule blind: bool = acuity >= 20/200\n      reviewed 20/200 "measured the other way";'
+    assert errors(_sight(tmp_path, rule)) == []
+    statute = load(tmp_path / "sight.lex")
+    (mark,) = statute.definitions["blind"].reviewed
+    assert (mark.literal.value, mark.literal.text) == (Fraction(1, 10), "20/200")
+
+
+def test_a_fraction_mark_with_denominator_zero_is_refused_at_it(tmp_path: Path) -> None:
+    rule = 'rule blind: bool = acuity <= 20/200\n      reviewed 20/0 "no such number";'
+    found = errors(_sight(tmp_path, rule))
+    assert any("a fraction's denominator is 0" in error for error in found), found
