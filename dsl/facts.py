@@ -266,7 +266,7 @@ class _Check:
                     f'reads {fact.name} "why this clause reads it"',
                 )
             for mark in item.marks:
-                if mark.name not in needed:
+                if mark.name not in needed and not self._unnamed_input_read(item, mark.name):
                     self.report(
                         mark.span,
                         f"'{item.name}' is marked 'reads {mark.name}' but needs no mark: "
@@ -364,7 +364,7 @@ class _Check:
         if not any(key[0] == "" for key in self.facts):
             return
         for declared in self.statute.inputs.values():
-            if not declared.phrases:
+            if not declared.phrases and not self._marked_wherever_read(declared.name):
                 self.report(
                     declared.span,
                     f"input '{declared.name}' declares no phrases: the facts check cannot tell "
@@ -373,6 +373,27 @@ class _Check:
                     hint='add the words that name it: named "..."',
                     severity="warning",
                 )
+
+    def _reads_input(self, item: _Item, name: str) -> bool:
+        """True when the item's expressions read the input `name`."""
+        return any(
+            read.key == ("", name)
+            for expr in item.expressions
+            for read in reads(self.statute, expr, item.params)
+        )
+
+    def _unnamed_input_read(self, item: _Item, name: str) -> bool:
+        """True when `reads NAME` marks the item's use of an input that declares no phrases (a
+        fact the statute never names, such as one of other law): the mark gives the reason."""
+        declared = self.statute.inputs.get(name)
+        return declared is not None and not declared.phrases and self._reads_input(item, name)
+
+    def _marked_wherever_read(self, name: str) -> bool:
+        """True when the input is read, and every item that reads it marks it `reads NAME`."""
+        readers = [item for item in self.items if self._reads_input(item, name)]
+        return bool(readers) and all(
+            any(mark.name == name for mark in item.marks) for item in readers
+        )
 
     def check_phrases(self) -> None:
         words = " ".join(clause.words for clause in self.statute.clauses)

@@ -291,3 +291,23 @@ def test_a_rule_no_result_rests_on_is_an_error_even_under_an_invariant(
         if "rule reentry_bonus:" in text
     )
     assert error.line == line
+
+
+def test_an_input_the_statute_never_names_passes_when_each_use_is_marked(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    """A fact of other law has no phrase in these words: `reads` at each use gives the reason,
+    in place of the phrases the input cannot declare."""
+    (tmp_path / "unmarked").mkdir()
+    (tmp_path / "marked").mkdir()
+    declared = 'input other_law_fact: bool = false "a fact another law decides";\n'
+    source = encoding_source.replace(
+        "input qualified_opportunity_zone", declared + "input qualified_opportunity_zone", 1
+    )
+    use = OPPORTUNITY_ZONE.removesuffix(";") + " and not other_law_fact"
+    unmarked = write_variant(tmp_path / "unmarked", source, OPPORTUNITY_ZONE, use + ";")
+    [warning] = diagnostics(unmarked)
+    assert "input 'other_law_fact' declares no phrases" in warning.message
+    reason = ' reads other_law_fact "decided by another law, which these words do not name";'
+    marked = write_variant(tmp_path / "marked", source, OPPORTUNITY_ZONE, use + reason)
+    assert diagnostics(marked) == []
