@@ -71,10 +71,12 @@ class Problem:
 
 
 class CasesError(Exception):
-    """A cases file that cannot be run; carries every problem found."""
+    """A cases file that cannot be run; carries every problem found, and `well_formed`: the
+    cases of the file whose form is right (to be checked against the encoding too), if any."""
 
-    def __init__(self, problems: list[Problem]) -> None:
+    def __init__(self, problems: list[Problem], well_formed: CasesFile | None = None) -> None:
         self.problems = problems
+        self.well_formed = well_formed
         super().__init__(self.render())
 
     def render(self) -> str:
@@ -285,6 +287,7 @@ def load_cases(path: str | Path) -> CasesFile:
         raise CasesError(reader.problems)
     reader.keys(document, FILE_KEYS, (), "")
     encoding = _encoding(reader, document)
+    file_keys_right = not reader.problems
     listed = document.get("cases")
     cases: list[Case] = []
     if not isinstance(listed, list) or not listed:
@@ -297,9 +300,10 @@ def load_cases(path: str | Path) -> CasesFile:
             case = _case(reader, entry, ("cases", index), names)
             if case is not None:
                 cases.append(case)
+    found = CasesFile(path, encoding, cases, marks)
     if reader.problems:
-        raise CasesError(reader.problems)
-    return CasesFile(path, encoding, cases, marks)
+        raise CasesError(reader.problems, found if file_keys_right and cases else None)
+    return found
 
 
 def _encoding(reader: _Reader, document: Mapping[str, object]) -> Path | None:

@@ -48,6 +48,12 @@ def test_cases(
             found = load_cases(path)
         except CasesError as error:
             problems += error.problems
+            if error.well_formed is not None:  # its other cases are checked all the same
+                statute = load_statute(encoding_of(error.well_formed, encoding))
+                try:
+                    bind(error.well_formed, statute)
+                except CasesError as unbound:
+                    problems += unbound.problems
             continue
         chosen = encoding_of(found, encoding)
         statute = load_statute(chosen)

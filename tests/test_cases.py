@@ -408,3 +408,24 @@ cases:
     failed = outcomes["a high income reaches no band"]
     assert failed["status"] == "failed"
     assert "the encoding does not define this scenario: no case of 'band'" in failed["detail"]
+
+
+def test_a_cases_file_with_a_malformed_case_still_checks_its_other_cases(tmp_path: Path) -> None:
+    cases = write(
+        tmp_path,
+        f"""encoding: {RATIO}
+cases:
+  - name: a
+    scenario: {{part: 1, whole: 3}}
+    expectt: {{ratio: "1/3"}}
+  - name: b
+    scenario: {{part: 1, whole: 3}}
+    expect: {{ratoi: "1/3", twice: "two"}}
+""",
+    )
+    completed = run("test", str(cases))
+    assert completed.returncode == exits.BAD_INPUT
+    assert f"{cases}:5:5: case 'a': 'expectt'" in completed.stderr
+    assert f"{cases}:8:14: case 'b': expect.ratoi" in completed.stderr
+    assert "case 'b': expect.twice" in completed.stderr
+    assert "4 problems in cases" in completed.stderr
