@@ -290,15 +290,9 @@ def _scalar_changes(runners: list[Runner], rows: Any, row: int, rules: list[str]
     their traced scalar evaluations (a rule one side does not compute counts as zero)."""
     values = []
     for runner in runners:
-        scenario, source = rows(row)
-        statute = runner.statute
-        try:
-            inputs = statute.validate(scenario, source, runner.floats)
-            selected = statute.readings_for(scenario, runner.chosen, source)
-            result = statute.evaluate_inputs(inputs, selected, True)
-        except (ScenarioError, EvaluationError):
+        result = runner.scalar(rows, row, trace=True)
+        if isinstance(result, ScenarioError | EvaluationError) or result.trace is None:
             return set()
-        assert result.trace is not None
         values.append({key: step.value for key, step in result.trace.evaluation.steps.items()})
     before, after = values
     return {

@@ -198,16 +198,19 @@ class Runner:
         """Returns one scalar result as output cells (cents for money)."""
         return value_cells(self.statute.ast, outcome.values)
 
-    def scalar(self, rows: Any, row: int) -> Result | ScenarioError | EvaluationError:
+    def scalar(
+        self, rows: Any, row: int, trace: bool | None = None
+    ) -> Result | ScenarioError | EvaluationError:
         """Returns one row's result by the scalar path (under the readings it pins, if any),
-        or its error."""
+        traced when `trace` (else as the runner traces), or its error."""
         try:
             scenario, source = rows(row)
             # A scenario of periods is evaluated period by period by `evaluate`, not here:
             # the flat validation refuses it at its field.
             inputs = self.statute.validate(scenario, source, self.floats)
             selected = self.statute.readings_for(scenario, self.chosen, source)
-            return self.statute.evaluate_inputs(inputs, selected, self.trace)
+            traced = self.trace if trace is None else trace
+            return self.statute.evaluate_inputs(inputs, selected, traced)
         except (ScenarioError, EvaluationError) as error:
             return error
 
