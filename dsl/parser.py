@@ -154,6 +154,13 @@ def _span(item: Tree | Token) -> ast.Span:
     )
 
 
+def _fraction(span: ast.Span, numerator: str, denominator: str) -> ast.Literal:
+    """Returns `1/3` (two whole numbers written with a slash) as one written number."""
+    return ast.Literal(
+        span, Fraction(numerator) / Fraction(denominator), "number", f"{numerator}/{denominator}"
+    )
+
+
 # The annotations that may follow a rule, a case, an exception or a property.
 ANNOTATIONS = ("readings", "reviewed", "reviewed_fraction", "reads")
 
@@ -628,18 +635,12 @@ class _Builder:
                     self.error(_span(denominator), "a fraction's denominator is 0", None)
                     continue
                 start, end = _span(numerator), _span(denominator)
-                literal = ast.Literal(
+                literal = _fraction(
                     ast.Span(
-                        start.line,
-                        start.column,
-                        end.end_line,
-                        end.end_column,
-                        start.start,
-                        end.end,
+                        start.line, start.column, end.end_line, end.end_column, start.start, end.end
                     ),
-                    Fraction(str(numerator)) / Fraction(str(denominator)),
-                    "number",
-                    f"{numerator}/{denominator}",
+                    str(numerator),
+                    str(denominator),
                 )
                 reviewed.append(ast.Reviewed(literal, _prose(reason), _span(tree)))
             else:
@@ -972,12 +973,7 @@ class _Builder:
                 # `1/3` is one written number (one-third), not a computation.
                 assert isinstance(left, ast.Literal) and isinstance(right, ast.Literal)
                 if right.value != 0:
-                    return ast.Literal(
-                        span,
-                        Fraction(left.value) / Fraction(right.value),
-                        "number",
-                        f"{left.text}/{right.text}",
-                    )
+                    return _fraction(span, left.text, right.text)
             return ast.BinOp(span, op, left, right)
         raise AssertionError(f"unhandled expression {kind}")  # pragma: no cover
 
