@@ -16,8 +16,7 @@ from lextrace.dsl.checker import check_statute
 from lextrace.dsl.evaluator import evaluate
 from lextrace.dsl.parser import _parser, parse_encoding
 from lextrace.statute import BUNDLED
-from lextrace.verify.checks import _param_values
-from lextrace.verify.model import Model, concrete_values
+from lextrace.verify.model import Model, concrete_values, param_values
 from lextrace.verify.strategies import readings, scenarios
 
 SETTINGS = settings(
@@ -65,7 +64,7 @@ def test_evaluator_and_proof_model_agree_exactly(statute: Statute, proof_model: 
 def test_every_invariant_holds_on_random_scenarios(statute: Statute) -> None:
     program = statute.program
     compiled = [
-        (invariant, program.expr(invariant.expr), _param_values(invariant.params))
+        (invariant, program.expr(invariant.expr), param_values(invariant.params))
         for invariant in statute.ast.invariants
     ]
     assert len(compiled) >= 15

@@ -35,7 +35,14 @@ from lextrace.dsl.evaluator import (
 from lextrace.dsl.obligations import every_invariant, stated_money
 from lextrace.dsl.values import Value, dollars
 
-from .model import Model, Term, decimal_constraints, in_whole_cents, scenario_text
+from .model import (
+    Model,
+    Term,
+    decimal_constraints,
+    in_whole_cents,
+    param_values,
+    scenario_text,
+)
 from .monotone import MonotoneProver
 from .opaque import holds_whatever_the_rules
 from .replay import judge_evaluates, judge_expr, judge_monotone, judge_value
@@ -155,6 +162,12 @@ class Verifier:
         found.extend(self.bonus_checks())
         found.extend(self.count_checks())
         found.extend(self.obligation_checks())
+        # A check is reported by its name: two of one name would show one outcome twice.
+        seen: dict[str, int] = {}
+        for check in found:
+            seen[check.name] = seen.get(check.name, 0) + 1
+            if seen[check.name] > 1:
+                check.name = f"{check.name} #{seen[check.name]}"
         return found
 
     def citation(self, clause: ast.Clause) -> str:
@@ -165,7 +178,7 @@ class Verifier:
         model = self.first
         # The invariants the encoding states, then the limits its words state (obligations).
         for invariant in every_invariant(self.statute):
-            for values in _param_values(invariant.params):
+            for values in param_values(invariant.params):
                 bound = {
                     p.name: model.constant(v) for p, v in zip(invariant.params, values, strict=True)
                 }
@@ -255,7 +268,7 @@ class Verifier:
         for definition in self.statute.definitions.values():
             if not isinstance(definition, ast.Cases):
                 continue
-            for values in _param_values(definition.params):
+            for values in param_values(definition.params):
                 bound = {
                     p.name: model.constant(v)
                     for p, v in zip(definition.params, values, strict=True)
@@ -270,19 +283,26 @@ class Verifier:
                     for case in definition.cases
                 ]
                 citation = self.citation(definition.clause)
+                demand, computing = self._computed(definition.name, values)
                 if definition.otherwise is None and all(c.condition for c in definition.cases):
                     yield Check(
                         name=f"exhaustive: {definition.name}",
                         kind="well-formed",
                         description=f"some case of '{definition.name}' applies to every valid "
-                        f"scenario ({citation} and its subclauses)",
+                        f"scenario{computing} ({citation} and its subclauses)",
                         clause=definition.clause,
                         span=definition.span,
-                        claim=z3.Or(*[c for _, c in conditions]),
+                        claim=z3.Implies(demand, z3.Or(*[c for _, c in conditions])),
                         confirm=self._confirm_evaluates(),
                         probe=Probe(
-                            single=self._none_holds(
-                                [c.condition for c in definition.cases], definition.params, values
+                            single=self._where_computed(
+                                definition.name,
+                                values,
+                                self._none_holds(
+                                    [c.condition for c in definition.cases],
+                                    definition.params,
+                                    values,
+                                ),
                             )
                         ),
                     )
@@ -294,14 +314,21 @@ class Verifier:
                             kind="well-formed",
                             description=f"the cases of '{definition.name}' in "
                             f"{self.citation(case_a.clause)} and "
-                            f"{self.citation(case_b.clause)} never both apply",
+                            f"{self.citation(case_b.clause)} never both apply{computing}",
                             clause=case_a.clause,
                             span=case_b.span,
-                            claim=z3.Not(z3.And(a, b)),
+                            claim=z3.Not(z3.And(demand, a, b)),
                             confirm=self._confirm_evaluates(),
                             probe=Probe(
-                                single=self._both_hold(
-                                    case_a.condition, case_b.condition, definition.params, values
+                                single=self._where_computed(
+                                    definition.name,
+                                    values,
+                                    self._both_hold(
+                                        case_a.condition,
+                                        case_b.condition,
+                                        definition.params,
+                                        values,
+                                    ),
                                 )
                             ),
                         )
@@ -337,10 +364,11 @@ class Verifier:
         for definition in self.statute.definitions.values():
             if not definition.exceptions:
                 continue
-            for values in _param_values(definition.params):
+            for values in param_values(definition.params):
                 model.term(definition.name, values)
                 conditions = model.exception_conditions[(definition.name, values)]
                 suffix = _param_suffix(definition.params, values)
+                demand, computing = self._computed(definition.name, values)
                 for (first, a), (second, b) in _pairs(conditions):
                     if first.priority != second.priority:
                         continue
@@ -350,14 +378,18 @@ class Verifier:
                         description=f"the exceptions '{first.name}' "
                         f"({self.citation(first.clause)}) and '{second.name}' "
                         f"({self.citation(second.clause)}), both of priority "
-                        f"{first.priority}, never both apply",
+                        f"{first.priority}, never both apply{computing}",
                         clause=second.clause,
                         span=second.span,
-                        claim=z3.Not(z3.And(a, b)),
+                        claim=z3.Not(z3.And(demand, a, b)),
                         confirm=self._confirm_evaluates(),
                         probe=Probe(
-                            single=self._both_hold(
-                                first.condition, second.condition, definition.params, values
+                            single=self._where_computed(
+                                definition.name,
+                                values,
+                                self._both_hold(
+                                    first.condition, second.condition, definition.params, values
+                                ),
                             )
                         ),
                     )
@@ -399,7 +431,7 @@ class Verifier:
             if not money:
                 continue
             highest = max(money)
-            for values in _param_values(bonus.params):
+            for values in param_values(bonus.params):
                 term = model.term(bonus.name, values)
                 suffix = _param_suffix(bonus.params, values)
                 yield Check(
@@ -427,7 +459,7 @@ class Verifier:
         for definition in self.statute.definitions.values():
             if definition.type.kind != "count":
                 continue
-            for values in _param_values(definition.params):
+            for values in param_values(definition.params):
                 yield Check(
                     name=f"count never negative: {definition.name}"
                     f"{_param_suffix(definition.params, values)}",
@@ -444,9 +476,19 @@ class Verifier:
                     | {"low": "0"},
                 )
 
+    def _computed(self, name: str, values: tuple[Value, ...]) -> tuple[Term, str]:
+        """Returns when an evaluation computes the definition instance, and the words that
+        say so in a check's description (none when every evaluation does)."""
+        demand = self.first.demand((name, values))
+        return demand, "" if z3.is_true(demand) else " where an evaluation computes it"
+
     def obligation_checks(self) -> Iterator[Check]:
         for obligation in self.first.obligations:
             where = f"line {obligation.span.line}, column {obligation.span.column}"
+            if obligation.instance is not None:
+                name, values = obligation.instance
+                suffix = _param_suffix(self.statute.definitions[name].params, values)
+                where += f", {suffix[1:-1]}" if suffix else ""
             yield Check(
                 name=f"{obligation.kind}: {self.citation(obligation.clause)} ({where})",
                 kind="well-formed",
@@ -465,6 +507,26 @@ class Verifier:
         compiled_expr = self.program.expr(expr)
         bound = _args(params, values)
         return lambda evaluation: not compiled_expr(evaluation, dict(bound))
+
+    def _where_computed(
+        self, name: str, values: tuple[Value, ...], single: Callable[[Evaluation], bool]
+    ) -> Callable[[Evaluation], bool]:
+        """Returns the judge `single` asked only of scenarios whose evaluation computes the
+        definition instance, as the check's claim is (`Model.demand`). A scenario whose
+        evaluation fails is judged all the same: the evaluator then confirms or not."""
+        if name not in self.first.evaluated:
+            return single
+        results = self.statute.result_names
+
+        def judge(evaluation: Evaluation) -> bool:
+            try:
+                for result in results:
+                    evaluation.get(result)
+            except (EvaluationError, ZeroDivisionError):
+                return single(evaluation)
+            return (name, values) in evaluation.memo and single(evaluation)
+
+        return judge
 
     def _none_holds(
         self,
@@ -994,16 +1056,6 @@ def _input_names(term: Term, names_of: dict[int, frozenset[str]]) -> frozenset[s
         else:
             names_of[key] = frozenset().union(*(names_of[c.get_id()] for c in children))
     return names_of[term.get_id()]
-
-
-def _param_values(params: tuple[ast.Param, ...]) -> list[tuple[Value, ...]]:
-    domains: list[list[Value]] = []
-    for param in params:
-        if param.type.kind == "bool":
-            domains.append([False, True])
-        else:
-            domains.append(list(param.type.members))
-    return [tuple(values) for values in product(*domains)]
 
 
 def _args(params: tuple[ast.Param, ...], values: tuple[Value, ...]) -> dict[str, Value]:

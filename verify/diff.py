@@ -591,10 +591,11 @@ class Comparer:
         self.timeout_ms = max(1, int(timeout_seconds * 1000))
         self.link = link(old, new)
         self.before = Model(old, "__old", collect=False, shared=self.link.old)
-        self.after = Model(new, "__new", collect=False, shared=self.link.new)
         # One year, month and day per shared date: both sides then compute `date + 1 year`
         # from the same integers, and the solver sees equal rules give equal dates.
-        self.after.civil, self.after.civil_days = self.before.civil, self.before.civil_days
+        self.after = Model(
+            new, "__new", collect=False, shared=self.link.new, calendar_of=self.before
+        )
         # Scenarios that derive an input from a list are left out: the model takes a derived
         # input as given (any value it may take), which covers them soundly while the
         # derivation is the same on both sides (see `changed_derivations`).

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from itertools import product
 from typing import Any
 
 import z3
@@ -34,7 +35,12 @@ class Obligation:
     span: ast.Span
     clause: ast.Clause
     violation: Term
+    # The definition instance whose rule holds the expression (None: an invariant's own).
+    instance: tuple[str, tuple[Value, ...]] | None = None
 
+
+# A definition instance: its name and the constant values of its parameters.
+Key = tuple[str, tuple[Value, ...]]
 
 # Lists are modelled with a symbolic length of at most this many elements: a check that rests on
 # a list is proved for such lists only, and reported BOUNDED, never PROVED (verify/checks.py).
@@ -120,11 +126,17 @@ class Model:
         vary: str | None = None,
         shared: Shared | None = None,
         list_bound: int = LIST_BOUND,
+        evaluate_results: bool = True,
+        calendar_of: Model | None = None,
     ) -> None:
         """With `base` and `vary`, the copy shares every variable of `base` but `vary`'s (for
         relational properties: identical subterms stay identical for the solver). With
         `shared`, the inputs and readings it names take its terms (see `Shared`). A list input
-        has at most `list_bound` elements."""
+        has at most `list_bound` elements. With `evaluate_results` (the default), the results
+        and every definition no result uses are translated first, and each obligation is asked
+        where the evaluator computes it. With `calendar_of`, a date shared with that model is
+        decomposed into the same year, month and day (both then compute `date + 1 year` from
+        the same integers)."""
         self.statute = statute
         self.list_bound = list_bound
         self.lists: dict[str, ListTerms] = {}
@@ -159,13 +171,24 @@ class Model:
         self.scope: dict[str, ast.Type] = {}
         self.civil: dict[int, tuple[Term, Term, Term]] = {}
         self.civil_days: dict[int, Term] = {}
+        if calendar_of is not None:
+            self.civil, self.civil_days = calendar_of.civil, calendar_of.civil_days
         self.member_index = {
             member: index
             for type_ in statute.declared_types
             for index, member in enumerate(type_.members)
         }
+        # Where each definition instance is used while a result is evaluated: the instance
+        # using it and when that use is computed. A definition's obligations hold where it is
+        # demanded (`demand`), not wherever its own rule could fail.
+        self.sites: dict[Key, list[tuple[Key, Term]]] = {}
+        self._pending_obligations: list[tuple[Key | None, Obligation]] = []
+        self._pending_constraints: list[tuple[Key, Term]] = []
+        self._demand: dict[Key, Term] | None = None
         self._declare_inputs()
         self._declare_readings()
+        if evaluate_results:
+            self._evaluate_results()
 
     # ---- variables ------------------------------------------------------------------------
     def _name(self, name: str) -> str:
@@ -298,12 +321,76 @@ class Model:
                 self.readings[reading.id] = variable
                 self.constraints.append(z3.And(variable >= 0, variable < len(reading.options)))
 
+    # ---- demand: where the evaluator computes a definition ---------------------------------
+    def _evaluate_results(self) -> None:
+        """Translates what an evaluation computes (the results, and through them what they
+        use, each use with its guard), then every definition no result uses (checked on its
+        own), and fixes where each is demanded."""
+        statute = self.statute
+        for name in statute.result_names:
+            self.term(name)
+        deriving = {d.derived_by.rule for d in statute.inputs.values() if d.derived_by}
+        for name, definition in statute.definitions.items():
+            if name in self.evaluated or name in deriving:
+                continue
+            for args in param_values(definition.params):
+                self.term(name, args)
+        self._seal()
+
+    def _seal(self) -> None:
+        demand: dict[Key, Term] = {}
+        for key in self.memo:
+            self._demanded(key, demand)
+        self._demand = demand
+        self.obligations.extend(
+            replace(obligation, violation=_both(self.demand(key), obligation.violation))
+            for key, obligation in self._pending_obligations
+        )
+        self.constraints.extend(
+            z3.Implies(self.demand(key), constraint)
+            for key, constraint in self._pending_constraints
+        )
+        self._pending_obligations.clear()
+        self._pending_constraints.clear()
+
+    def _demanded(self, key: Key, demand: dict[Key, Term]) -> Term:
+        if key not in demand:
+            name = key[0]
+            if name in self.statute.result_names or name not in self.evaluated:
+                demand[key] = z3.BoolVal(True)
+            else:
+                # The use graph is acyclic (the checker refuses a cycle).
+                uses = [
+                    _both(self._demanded(user, demand), guard)
+                    for user, guard in self.sites.get(key, [])
+                ]
+                if any(z3.is_true(use) for use in uses):
+                    demand[key] = z3.BoolVal(True)
+                else:
+                    demand[key] = z3.Or(*uses) if uses else z3.BoolVal(False)
+        return demand[key]
+
+    def demand(self, key: Key) -> Term:
+        """Returns when the evaluation of a scenario computes the definition instance `key`:
+        true for a result and for a definition no result uses (it is checked on its own);
+        for the others, the disjunction of the uses that compute it. An instance first
+        translated after the results (by an invariant) is never computed by an evaluation."""
+        if self._demand is None:
+            return z3.BoolVal(True)
+        if key in self._demand:
+            return self._demand[key]
+        name = key[0]
+        return z3.BoolVal(name in self.statute.result_names or name not in self.evaluated)
+
     # ---- definitions ----------------------------------------------------------------------
-    def term(self, name: str, args: tuple[Value, ...] = ()) -> Term:
-        """Returns the Z3 term of a definition for constant arguments."""
+    def term(self, name: str, args: tuple[Value, ...] = (), guard: Term | None = None) -> Term:
+        """Returns the Z3 term of a definition for constant arguments; `guard`, when given, is
+        when the definition being translated computes this use."""
         key = (name, args)
         if self.building:
             self.uses[self.building[-1]].add(key)
+            if guard is not None:
+                self.sites.setdefault(key, []).append((self.building[-1], guard))
         if key not in self.memo:
             definition = self.statute.definitions[name]
             bound = {
@@ -459,7 +546,7 @@ class Model:
                     )
                 return self.inputs[name]
             if name in statute.definitions:
-                return self.term(name)
+                return self.term(name, guard=guard)
             return z3.IntVal(self.member_index[name])
         if isinstance(expr, ast.Call):
             return self._call(expr, bound, guard, record)
@@ -536,7 +623,7 @@ class Model:
             total = z3.RealVal(0)
             for bonus in statute.bonuses:
                 total = total + self.call_definition(
-                    bonus.name, {p.name: bound[p.name] for p in bonus.params}
+                    bonus.name, {p.name: bound[p.name] for p in bonus.params}, guard
                 )
             return total
         raise AssertionError(f"unhandled expression {expr!r}")  # pragma: no cover
@@ -590,7 +677,12 @@ class Model:
             terms = [z3.If(p, v, zero) for p, v in zip(present, values, strict=True)]
             return z3.Sum(terms) if terms else zero
         if self.building and self.building[-1][0] in self.evaluated:
-            self.constraints.append(z3.Implies(guard, count > 0))
+            # Refused only where an evaluation computes it: where the definition is demanded.
+            key = self.building[-1]
+            if self._demand is None:
+                self._pending_constraints.append((key, z3.Implies(guard, count > 0)))
+            else:
+                self.constraints.append(z3.Implies(_both(self.demand(key), guard), count > 0))
         fallback = z3.FreshConst(values[0].sort() if values else z3.RealSort(), "empty")
         if op in ("min", "max"):
             result = fallback
@@ -754,10 +846,13 @@ class Model:
                     result = z3.If(other > result, other, result)
             return result
         given = {name: self.expr(arg, bound, guard, record) for name, arg in expr.kwargs}
-        return self.call_definition(expr.name, given)
+        return self.call_definition(expr.name, given, guard)
 
-    def call_definition(self, name: str, given: Mapping[str, Term]) -> Term:
-        """Returns a definition's term for argument terms, splitting on symbolic arguments."""
+    def call_definition(
+        self, name: str, given: Mapping[str, Term], guard: Term | None = None
+    ) -> Term:
+        """Returns a definition's term for argument terms, splitting on symbolic arguments;
+        `guard`, when given, is when the definition being translated computes the call."""
         definition = self.statute.definitions[name]
         values: list[list[tuple[Term, Value]]] = []
         for param in definition.params:
@@ -779,18 +874,29 @@ class Model:
                 for condition, args in combinations
                 for option_condition, value in options
             ]
-        result = self.term(name, combinations[-1][1])
+
+        def instance(condition: Term, args: tuple[Value, ...]) -> Term:
+            return self.term(name, args, None if guard is None else _both(guard, condition))
+
+        result = instance(*combinations[-1])
         for condition, args in reversed(combinations[:-1]):
-            result = z3.If(condition, self.term(name, args), result)
+            result = z3.If(condition, instance(condition, args), result)
         return result
 
     def oblige(self, kind: str, description: str, expr: ast.Expr, violation: Term) -> None:
         """Records a condition that must be unsatisfiable for valid scenarios."""
         if not self.collect:
             return
-        self.obligations.append(
-            Obligation(kind, description, expr.span, self.clauses[-1], violation)
-        )
+        key = self.building[-1] if self.building else None
+        obligation = Obligation(kind, description, expr.span, self.clauses[-1], violation, key)
+        if self._demand is None and key is not None:
+            self._pending_obligations.append((key, obligation))
+        elif key is not None:
+            self.obligations.append(
+                replace(obligation, violation=_both(self.demand(key), violation))
+            )
+        else:
+            self.obligations.append(obligation)
 
     # ---- models back to scenarios ---------------------------------------------------------
     def derivation_conditions(self) -> list[Term]:
@@ -873,6 +979,18 @@ def _iso(value: Term) -> str:
     model may leave an unconstrained day anywhere)."""
     day = min(max(value.as_long(), dates.FIRST), dates.LAST)
     return dates.iso(datetime.date.fromordinal(day))
+
+
+def param_values(params: tuple[ast.Param, ...]) -> list[tuple[Value, ...]]:
+    """Returns every combination of values of a definition's parameters (booleans and enum
+    members), in declaration order."""
+    domains: list[list[Value]] = []
+    for param in params:
+        if param.type.kind == "bool":
+            domains.append([False, True])
+        else:
+            domains.append(list(param.type.members))
+    return [tuple(values) for values in product(*domains)]
 
 
 def _is_int(term: Term) -> bool:
@@ -1053,7 +1171,11 @@ def _list_pairs(model: Model, name: str, elements: tuple[dict[str, Value], ...])
 def _both(first: Term, second: Term) -> Term:
     """Returns `first and second`, just `second` when `first` is the constant true (so that a
     definition without exceptions keeps the terms it always had)."""
-    return second if z3.is_true(first) else z3.And(first, second)
+    if z3.is_true(first):
+        return second
+    if z3.is_false(first):
+        return first
+    return z3.And(first, second)
 
 
 def without_derived(statute: ast.Statute, scenario: dict[str, object]) -> dict[str, object]:

@@ -23,10 +23,10 @@ class Opaque(Model):
     """The model of `base`'s statute over `base`'s inputs, each definition a free value."""
 
     def __init__(self, base: Model) -> None:
-        super().__init__(base.statute, "__opaque", collect=False, base=base)
+        super().__init__(base.statute, "__opaque", collect=False, base=base, evaluate_results=False)
         self.real = base
 
-    def term(self, name: str, args: tuple[Value, ...] = ()) -> Term:
+    def term(self, name: str, args: tuple[Value, ...] = (), guard: Term | None = None) -> Term:
         """Returns a free value of the sort the real model gives the definition, with what its
         type alone says of it (a count is not negative...)."""
         key = (name, args)

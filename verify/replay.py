@@ -178,11 +178,16 @@ def judge_monotone(
 def judge_evaluates(
     program: Program, inputs: dict[str, Value], readings: Mapping[str, str]
 ) -> Judgement:
-    """Returns whether evaluating every definition for these inputs fails (a gap, an overlap,
-    a division by zero, a missing value): well-formedness is asked of every definition."""
-    from itertools import product
+    """Returns whether evaluating these inputs fails (a gap, an overlap, a division by zero, a
+    missing value): the results, with what they compute, and every definition no result uses
+    (checked on its own, for every value of its parameters). A rule a result uses only under a
+    condition is asked to be defined only where that condition holds: as the evaluator does."""
+    from lextrace.dsl.checker import reachable_definitions
+
+    from .model import param_values
 
     statute = program.statute
+    computed = reachable_definitions(statute, statute.result_names)
     # A rule deriving an input (`derived by`) is evaluated only by a scenario that derives it.
     idle = {
         d.derived_by.rule
@@ -192,14 +197,10 @@ def judge_evaluates(
     try:
         evaluation = evaluate(program, inputs, _selected(statute, readings))
         for definition in statute.definitions.values():
-            if definition.name in idle:
+            if definition.name in idle or definition.name in computed:
                 continue
-            domains = [
-                [False, True] if p.type.kind == "bool" else list(p.type.members)
-                for p in definition.params
-            ]
-            for args in product(*domains):
-                evaluation.get(definition.name, tuple(args))
+            for args in param_values(definition.params):
+                evaluation.get(definition.name, args)
     except EvaluationError as error:
         return Judgement(True, f"the evaluator fails: {error}", [])
     return Judgement(False, "the evaluator evaluates this scenario without error", [])
