@@ -15,7 +15,7 @@ import json
 import os
 import sys
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, ClassVar, TypeVar
@@ -224,9 +224,15 @@ def evaluate(
 @common_options
 def explain(scenario: str, width: int, encoding: str | None, readings: tuple[str, ...]) -> None:
     """Print the derivation of every result of SCENARIO, each value with its citation."""
+    from .dsl.evaluator import EvaluationError
     from .verify import replay
 
-    result, data = _result(encoding, scenario, readings, trace=True)
+    try:
+        result, data = _result(encoding, scenario, readings, trace=True)
+    except EvaluationError as error:
+        if not _replayed_failure(encoding, scenario, readings, error):
+            raise
+        return
     click.echo(_text(result, scenario))
     from .periods import PeriodResult
 
@@ -245,6 +251,35 @@ def explain(scenario: str, width: int, encoding: str | None, readings: tuple[str
     click.echo("")
     click.echo("Derivation (each value, the clause that produced it, its words and its inputs)")
     click.echo(result.explain(width=width))
+
+
+def _replayed_failure(
+    encoding: str | None, scenario: str, readings: tuple[str, ...], error: Exception
+) -> bool:
+    """Prints the replay of a counterexample file whose scenario the evaluator fails on (a
+    gap, an overlap, a division by zero, a missing value the check found), and the failure in
+    place of the derivation; returns False when the file records no such check."""
+    from .verify import replay
+    from .verify.replay import recorded_encoding
+
+    data, source = _read_scenario(scenario)
+    record = replay.record_of(data)
+    if record is None or not isinstance(record.get("violates"), Mapping):
+        return False
+    chosen_encoding = recorded_encoding(data, source, encoding, lambda message: None)
+    statute = _statute(encoding) if encoding is not None else _statute(chosen_encoding)
+    inputs = statute.validate(data, source)
+    selected = statute.readings_for(data, _parse_readings(readings), source)
+    program = statute.program
+    found = replay.replay(program, data, scenario, inputs, selected, lambda p: _partner(program, p))
+    if found is None or found.judgement is None or not found.judgement.violated:
+        return False
+    click.echo(f"{statute.ast.name}: the evaluator fails on {scenario}")
+    click.echo("")
+    click.echo(replay.render(found))
+    click.echo("")
+    click.echo(f"No derivation: the evaluation stops where the encoding is undefined: {error}")
+    return True
 
 
 def _partner(program: Any, path: str) -> tuple[Any, Any]:
