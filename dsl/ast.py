@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import product
 from typing import Literal as TypingLiteral
 
 # ---------------------------------------------------------------------------------------------
@@ -319,6 +320,18 @@ class Param:
     name: str
     type: Type
     span: Span
+
+
+def param_values(params: tuple[Param, ...]) -> list[tuple[bool | str, ...]]:
+    """Returns every combination of values of a definition's parameters (booleans and enum
+    members), in declaration order."""
+    domains: list[list[bool | str]] = []
+    for param in params:
+        if param.type.kind == "bool":
+            domains.append([False, True])
+        else:
+            domains.append(list(param.type.members))
+    return [tuple(values) for values in product(*domains)]
 
 
 @dataclass(frozen=True)

@@ -103,17 +103,23 @@ def _read_scenario(scenario: str) -> tuple[dict[str, Any], str]:
     return read_scenario_file(Path(scenario)), scenario  # type: ignore[return-value]
 
 
-def _result(encoding: str | None, scenario: str, readings: tuple[str, ...], trace: bool) -> Any:
+def _scenario_and_statute(encoding: str | None, scenario: str) -> tuple[Any, Any, str]:
+    """Returns the scenario's data, the statute to evaluate it under and the scenario's
+    source name."""
     from .verify.replay import recorded_encoding
 
-    chosen = _parse_readings(readings)
     # An encoding given is read first, so that its errors come first; without one, the scenario
     # is read first: a counterexample file names the encoding it is to be replayed under.
     given = _statute(encoding) if encoding is not None else None
     data, source = _read_scenario(scenario)
     warn = lambda message: click.echo(message, err=True)  # noqa: E731
     chosen_encoding = recorded_encoding(data, source, encoding, warn)  # warns of a mismatch
-    statute = given or _statute(chosen_encoding)
+    return data, given or _statute(chosen_encoding), source
+
+
+def _result(encoding: str | None, scenario: str, readings: tuple[str, ...], trace: bool) -> Any:
+    chosen = _parse_readings(readings)
+    data, statute, source = _scenario_and_statute(encoding, scenario)
     return statute.evaluate(data, chosen, trace=trace, source=source), data
 
 
@@ -227,10 +233,12 @@ def explain(scenario: str, width: int, encoding: str | None, readings: tuple[str
     from .dsl.evaluator import EvaluationError
     from .verify import replay
 
+    chosen = _parse_readings(readings)
+    data, statute, source = _scenario_and_statute(encoding, scenario)
     try:
-        result, data = _result(encoding, scenario, readings, trace=True)
+        result = statute.evaluate(data, chosen, trace=True, source=source)
     except EvaluationError as error:
-        if not _replayed_failure(encoding, scenario, readings, error):
+        if not _replayed_failure(statute, data, scenario, source, chosen, error):
             raise
         return
     click.echo(_text(result, scenario))
@@ -254,22 +262,23 @@ def explain(scenario: str, width: int, encoding: str | None, readings: tuple[str
 
 
 def _replayed_failure(
-    encoding: str | None, scenario: str, readings: tuple[str, ...], error: Exception
+    statute: Any,
+    data: Any,
+    scenario: str,
+    source: str,
+    chosen: dict[str, str],
+    error: Exception,
 ) -> bool:
     """Prints the replay of a counterexample file whose scenario the evaluator fails on (a
     gap, an overlap, a division by zero, a missing value the check found), and the failure in
     place of the derivation; returns False when the file records no such check."""
     from .verify import replay
-    from .verify.replay import recorded_encoding
 
-    data, source = _read_scenario(scenario)
     record = replay.record_of(data)
     if record is None or not isinstance(record.get("violates"), Mapping):
         return False
-    chosen_encoding = recorded_encoding(data, source, encoding, lambda message: None)
-    statute = _statute(encoding) if encoding is not None else _statute(chosen_encoding)
     inputs = statute.validate(data, source)
-    selected = statute.readings_for(data, _parse_readings(readings), source)
+    selected = statute.readings_for(data, chosen, source)
     program = statute.program
     found = replay.replay(program, data, scenario, inputs, selected, lambda p: _partner(program, p))
     if found is None or found.judgement is None or not found.judgement.violated:

@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 from lextrace import EncodingError, Statute
+from lextrace.dsl.ast import param_values
 from lextrace.dsl.checker import check_statute
 from lextrace.dsl.evaluator import evaluate
 from lextrace.dsl.parser import _parser, parse_encoding
 from lextrace.statute import BUNDLED
-from lextrace.verify.model import Model, concrete_values, param_values
+from lextrace.verify.model import Model, concrete_values
 from lextrace.verify.strategies import readings, scenarios
 
 SETTINGS = settings(

@@ -25,6 +25,7 @@ from typing import Any
 import z3
 
 from lextrace.dsl import ast
+from lextrace.dsl.ast import param_values
 from lextrace.dsl.evaluator import (
     Evaluation,
     EvaluationError,
@@ -40,7 +41,6 @@ from .model import (
     Term,
     decimal_constraints,
     in_whole_cents,
-    param_values,
     scenario_text,
 )
 from .monotone import MonotoneProver

@@ -14,12 +14,12 @@ import datetime
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from itertools import product
 from typing import Any
 
 import z3
 
 from lextrace.dsl import ast, dates
+from lextrace.dsl.ast import param_values
 from lextrace.dsl.values import Value
 
 Term = Any  # a z3 expression
@@ -338,10 +338,7 @@ class Model:
         self._seal()
 
     def _seal(self) -> None:
-        demand: dict[Key, Term] = {}
-        for key in self.memo:
-            self._demanded(key, demand)
-        self._demand = demand
+        self._demand = {}
         self.obligations.extend(
             replace(obligation, violation=_both(self.demand(key), obligation.violation))
             for key, obligation in self._pending_obligations
@@ -377,10 +374,7 @@ class Model:
         translated after the results (by an invariant) is never computed by an evaluation."""
         if self._demand is None:
             return z3.BoolVal(True)
-        if key in self._demand:
-            return self._demand[key]
-        name = key[0]
-        return z3.BoolVal(name in self.statute.result_names or name not in self.evaluated)
+        return self._demanded(key, self._demand)
 
     # ---- definitions ----------------------------------------------------------------------
     def term(self, name: str, args: tuple[Value, ...] = (), guard: Term | None = None) -> Term:
@@ -979,18 +973,6 @@ def _iso(value: Term) -> str:
     model may leave an unconstrained day anywhere)."""
     day = min(max(value.as_long(), dates.FIRST), dates.LAST)
     return dates.iso(datetime.date.fromordinal(day))
-
-
-def param_values(params: tuple[ast.Param, ...]) -> list[tuple[Value, ...]]:
-    """Returns every combination of values of a definition's parameters (booleans and enum
-    members), in declaration order."""
-    domains: list[list[Value]] = []
-    for param in params:
-        if param.type.kind == "bool":
-            domains.append([False, True])
-        else:
-            domains.append(list(param.type.members))
-    return [tuple(values) for values in product(*domains)]
 
 
 def _is_int(term: Term) -> bool:

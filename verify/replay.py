@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from lextrace.dsl import ast
-from lextrace.dsl.checker import walk
+from lextrace.dsl.ast import param_values
+from lextrace.dsl.checker import reachable_definitions, walk
 from lextrace.dsl.errors import FieldProblem, ScenarioError
 from lextrace.dsl.evaluator import EvaluationError, Program, evaluate
 from lextrace.dsl.obligations import every_invariant
@@ -182,10 +183,6 @@ def judge_evaluates(
     missing value): the results, with what they compute, and every definition no result uses
     (checked on its own, for every value of its parameters). A rule a result uses only under a
     condition is asked to be defined only where that condition holds: as the evaluator does."""
-    from lextrace.dsl.checker import reachable_definitions
-
-    from .model import param_values
-
     statute = program.statute
     computed = reachable_definitions(statute, statute.result_names)
     # A rule deriving an input (`derived by`) is evaluated only by a scenario that derives it.
