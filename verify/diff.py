@@ -33,7 +33,7 @@ from lextrace.dsl.checker import definition_expressions, reachable_definitions, 
 from lextrace.dsl.values import Value, cents_string, exact_string
 
 from .model import Model, Shared, Term, decimal_constraints, without_derived
-from .solve import decide, work
+from .solve import check_counted, decide, work
 
 EQUAL, DIFFERENT, UNKNOWN, ERROR = "equal", "different", "unknown", "error"
 ADDED, REMOVED, REWORDED, CHANGED, REVIEW = "added", "removed", "reworded", "changed", "review"
@@ -725,7 +725,7 @@ class Comparer:
         cents = [*decimal_constraints(self.before), *decimal_constraints(self.after)]
         solver.push()
         solver.add(*cents)
-        if solver.check() == z3.sat:
+        if check_counted(solver)[0] == z3.sat:
             model = solver.model()
         else:
             remaining = self.timeout_ms - int((work() - spent) * 1000)

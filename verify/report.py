@@ -34,7 +34,7 @@ from .checks import (
 )
 from .limits import DEFAULT_BUDGET, DEFAULT_TIMEOUT
 from .search import MAX_SCENARIOS, QUICK_SCENARIOS
-from .solve import SLACK, work
+from .solve import RUN_SLACK, work
 
 # The rounds of Z3 calls over the checks still undecided: seconds per call (at most the
 # timeout), and whether checks are split by cases. Most checks are decided in milliseconds; a
@@ -95,7 +95,7 @@ def run(
     started = time.perf_counter()
     deadline = work() + budget_seconds
     # Only a run Z3 does not account for (a machine many times slower) meets this one.
-    stop = started + budget_seconds * SLACK
+    stop = started + budget_seconds * RUN_SLACK
     validator = lambda s: validate(statute, s)  # noqa: E731
     verifier = Verifier(statute, timeout_seconds)
     checks = verifier.checks()

@@ -35,7 +35,7 @@ from lextrace.dsl import ast
 from lextrace.dsl.scenario import default_value
 
 from .model import Model, Term, readings_of, without_derived
-from .solve import rlimit_count
+from .solve import check_counted
 
 # Z3 work allowed to one question and to one counterexample in all (Z3's deterministic
 # resource count, not a time: about a second per 250,000 on hard questions here), and the
@@ -87,7 +87,6 @@ class Minimiser:
         }
         self.questions = 0
         self.spent = 0  # Z3's resource units used by this counterexample's questions
-        self.counted = _resource_count()
 
     def _slots(self) -> list[Slot]:
         found: list[Slot] = []
@@ -150,8 +149,8 @@ class Minimiser:
         solver = z3.SolverFor("QF_AUFNIRA")
         solver.set(rlimit=allowed, timeout=SAFETY_MS, random_seed=0)
         solver.add(*self.facts, *self._fixed_terms(), condition)
-        answer = solver.check()
-        self._charge(solver)
+        answer, used = check_counted(solver)
+        self.spent += used
         if answer != z3.sat:
             return False
         model = solver.model()
@@ -162,16 +161,6 @@ class Minimiser:
         if self.violates(found):
             self.witness = found
         return True
-
-    def _charge(self, solver: z3.Solver) -> None:
-        """Adds the work of the solver's last check to what this counterexample has spent (Z3
-        counts its resource use per context, across solvers)."""
-        count = rlimit_count(solver)
-        if count is None:
-            return
-        if self.counted is not None:
-            self.spent += max(0, count - self.counted)
-        self.counted = count
 
     def _fixed_terms(self) -> list[Term]:
         by_id = {s.variable.get_id(): s.variable for s in self.slots}
@@ -300,13 +289,6 @@ def minimise(
             if given is None or z3.is_true(model.eval(given, model_completion=True)):
                 return None
     return Minimiser(copies, facts, model, confirm).run()
-
-
-def _resource_count() -> int | None:
-    """Returns Z3's resource count so far in the main context (it grows with every check)."""
-    solver = z3.Solver()
-    solver.check()
-    return rlimit_count(solver)
 
 
 def _default(declared: ast.Input) -> Any:
