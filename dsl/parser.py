@@ -7,6 +7,7 @@ and so do the bounds of dsl/limits.py (nesting, depth, parse time).
 
 from __future__ import annotations
 
+import bisect
 import datetime
 import difflib
 import functools
@@ -92,25 +93,11 @@ def _syntax_diagnostic(error: UnexpectedInput, path: str, source: str) -> Diagno
         detail = f"expected {_expected_words(allowed)}" if allowed else None
         return Diagnostic(path, line, column, message, detail=detail)
     if isinstance(error, UnexpectedEOF):
-        lines = source.splitlines() or [""]
-        return Diagnostic(
-            path,
-            len(lines),
-            len(lines[-1]) + 1,
-            "the file ends too early",
-            detail=f"expected {_expected_words(set(error.expected))}",
-        )
+        return _early_end(path, source, set(error.expected))
     assert isinstance(error, UnexpectedToken)
     token = error.token
     if token.type == "$END":
-        lines = source.splitlines() or [""]
-        return Diagnostic(
-            path,
-            len(lines),
-            len(lines[-1]) + 1,
-            "the file ends too early",
-            detail=f"expected {_expected_words(error.expected)}",
-        )
+        return _early_end(path, source, set(error.expected))
     shown = token.value if len(token.value) <= 40 else token.value[:37] + "..."
     keywords = [
         pattern.value
@@ -127,6 +114,101 @@ def _syntax_diagnostic(error: UnexpectedInput, path: str, source: str) -> Diagno
         hint=f"did you mean '{close[0]}'?" if close else None,
         width=max(1, min(len(token.value), 40)),
     )
+
+
+def _early_end(path: str, source: str, expected: set[str]) -> Diagnostic:
+    """Returns the error of a file that ends inside a block: at the line before which a '}'
+    seems to be missing when the indentation tells, else at the end of the file, naming the
+    blocks never closed."""
+    lines = source.splitlines() or [""]
+    unclosed, missing = _unclosed_blocks(source)
+    if missing is not None:
+        line, column = _line_column(source, missing)
+        return Diagnostic(
+            path,
+            line,
+            column,
+            "the file ends too early: a '}' seems to be missing before this line",
+            detail=f"the block that {_opener(source, unclosed[0])} opens holds this line, "
+            "which is indented no deeper than that line",
+            hint="close that block with a '}' before this line",
+        )
+    named = [_opener(source, at) for at in unclosed[-3:]]
+    return Diagnostic(
+        path,
+        len(lines),
+        len(lines[-1]) + 1,
+        "the file ends too early",
+        detail=f"expected {_expected_words(expected)}",
+        hint=f"never closed: the block{'s' if len(named) > 1 else ''} that "
+        + " and ".join(named)
+        + (" open" if len(named) > 1 else " opens")
+        if named
+        else None,
+    )
+
+
+def _opener(source: str, at: int) -> str:
+    """Returns how a message names the line at `at`: its number and how it begins."""
+    line, _ = _line_column(source, at)
+    end = source.find("\n", at)
+    text = source[at : len(source) if end < 0 else end].strip()
+    return f"line {line} ({text[:32] + '…' if len(text) > 32 else text})"
+
+
+def _unclosed_blocks(source: str) -> tuple[list[int], int | None]:
+    """Returns where the line opening each block never closed begins (outermost first), and
+    where a '}' seems to be missing: before the first line, within an indented block, indented
+    no deeper than the line that opens the block (statute words and comments aside). With a
+    missing '}', the block it belongs to comes first. No missing place when nothing tells."""
+    words: list[tuple[int, int]] = []  # the spans of quoted statute words
+    blocks: list[list[int]] = []  # [where the '{' stands, where its '}' stands or -1]
+    still_open: list[int] = []
+    for match in _BRACKETS.finditer(source):
+        text = match.group()
+        if text == "{":
+            still_open.append(len(blocks))
+            blocks.append([match.start(), -1])
+        elif text == "}":
+            if still_open:
+                blocks[still_open.pop()][1] = match.start()
+        elif text.startswith('"'):
+            words.append((match.start(), match.end()))
+    if not still_open:
+        return [], None
+    # The lines that start outside statute words and hold more than a comment: (where their
+    # text begins, indentation, first character).
+    word_starts = [start for start, _ in words]
+    lines: list[tuple[int, int, str]] = []
+    for start in [0] + [m.end() for m in re.finditer("\n", source)]:
+        inside = bisect.bisect_right(word_starts, start) - 1
+        if inside >= 0 and words[inside][0] < start < words[inside][1]:
+            continue
+        end = source.find("\n", start)
+        text = source[start : len(source) if end < 0 else end]
+        stripped = text.lstrip(" \t")
+        if stripped and not stripped.startswith("#"):
+            depth = len(text) - len(stripped)
+            lines.append((start + depth, depth, stripped[0]))
+    begins = [begin for begin, _, _ in lines]
+
+    def opener(block: list[int]) -> int:
+        return bisect.bisect_right(begins, block[0]) - 1
+
+    unclosed = [lines[opener(blocks[index])][0] for index in still_open]
+    for block in blocks:
+        line = opener(block)
+        if line < 0:
+            continue
+        begin, indentation, _ = lines[line]
+        end = len(source) if block[1] < 0 else block[1]
+        inner = [each for each in lines[line + 1 :] if each[0] < end]
+        if not inner or inner[0][1] <= indentation:
+            continue  # a block written without indentation: nothing tells where it ends
+        for at, depth, first in inner:
+            if depth <= indentation and first != "}":
+                return [begin, *(u for u in unclosed if u != begin)], at
+    return unclosed, None
 
 
 def _terminal_pattern(name: str) -> Any:

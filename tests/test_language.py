@@ -135,6 +135,43 @@ def test_truncated_file_is_reported_at_its_end() -> None:
         parse_encoding('statute "X"\nsection 1. {\n a. "w" {', "cut.lex")
     assert "cut.lex:3:" in caught.value.render()
     assert "the file ends too early" in caught.value.render()
+    assert "the blocks that line 2 (section 1. {) and line 3 (a. \"w\" {) open" in (
+        caught.value.render()
+    )
+
+
+MISSING_BRACE = """statute "X"
+input n: count = 0 "n";
+results x, y;
+section 1. {
+  a. "The first
+      clause." {
+    rule x: count = n;
+    # a comment at the left margin does not end the block
+  b. "The second clause." {
+    rule y: count = n;
+  }
+}
+"""
+
+
+def test_a_missing_brace_is_reported_where_the_indentation_says_it_belongs() -> None:
+    with pytest.raises(EncodingError) as caught:
+        parse_encoding(MISSING_BRACE, "brace.lex")
+    rendered = caught.value.render()
+    assert rendered.startswith(
+        "brace.lex:9:3: error: the file ends too early: a '}' seems to be missing before this line"
+    )
+    assert 'the block that line 5 (a. "The first) opens holds this line' in rendered
+
+
+def test_a_missing_brace_in_a_file_without_indentation_is_reported_at_the_end() -> None:
+    flat = "\n".join(line.strip() for line in MISSING_BRACE.splitlines())
+    with pytest.raises(EncodingError) as caught:
+        parse_encoding(flat, "flat.lex")
+    rendered = caught.value.render()
+    assert rendered.startswith("flat.lex:12:2: error: the file ends too early\n")
+    assert "never closed: the block that line 4 (section 1. {) opens" in rendered
 
 
 # ---- static checks ----------------------------------------------------------------------------
