@@ -56,6 +56,10 @@ class MonotoneProver:
         # When set (a verify/solve.work() value), no Z3 call is made past it.
         self.deadline: float | None = None
         self.symbols = SymbolIndex()
+        # The invariants used as lemmas: the definitions each names, and its formula in each
+        # copy of the model.
+        self.lemma_keys: dict[str, frozenset[Key]] = {}
+        self.stated: dict[tuple[int, str], tuple[Model, Term]] = {}
 
     def _unsat(self, facts: list[Term], quick: bool = False) -> bool:
         return self._answer(facts, quick) is True
@@ -232,25 +236,42 @@ class MonotoneProver:
         for invariant in self.first.statute.invariants:
             if invariant.params:
                 continue
-            names = {
-                name for name in _names(invariant.expr) if name in self.first.statute.definitions
-            }
-            keys = {(name, ()) for name in names}
-            if not keys or not (keys <= set(before_map) and keys <= set(after_map)):
+            keys = self._lemma_keys(invariant)
+            if not keys or not (keys <= before_map.keys() and keys <= after_map.keys()):
                 continue
-            true = z3.BoolVal(True)
             if not self.proved(
                 ("invariant", (invariant.name, ())),
-                lambda _t, i=invariant, t=true: self.first.expr(i.expr, {}, t, record=False),
+                lambda _t, i=invariant: self._stated(i, self.first),
             ):
                 continue
-            before = self.first.expr(invariant.expr, {}, true, record=False)
-            after = second.expr(invariant.expr, {}, true, record=False)
+            before, after = self._stated(invariant, self.first), self._stated(invariant, second)
             found.append(
                 z3.substitute(before, *[(self.first.memo[k], before_map[k]) for k in keys])
             )
             found.append(z3.substitute(after, *[(second.memo[k], after_map[k]) for k in keys]))
         return found
+
+    def _lemma_keys(self, invariant: Any) -> frozenset[Key]:
+        """Returns the definitions (without arguments) an invariant names, worked out once."""
+        found = self.lemma_keys.get(invariant.name)
+        if found is None:
+            definitions = self.first.statute.definitions
+            found = frozenset((n, ()) for n in _names(invariant.expr) if n in definitions)
+            self.lemma_keys[invariant.name] = found
+        return found
+
+    def _stated(self, invariant: Any, model: Model) -> Term:
+        """Returns an invariant's formula in one copy of the model, built once per copy (each
+        local step of each monotone check asks for it)."""
+        key = (id(model), invariant.name)
+        found = self.stated.get(key)
+        if found is None:
+            # The copy is kept with its formula, so that its id is not reused.
+            found = self.stated[key] = (
+                model,
+                model.expr(invariant.expr, {}, z3.BoolVal(True), record=False),
+            )
+        return found[1]
 
     def prove(self, input_name: str, results: list[str]) -> MonotoneProof:
         """Returns the proved direction of every instance the results need (w.r.t. the input)."""
