@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from . import ast, citations, dates, facts, rates, wording
 from .errors import Diagnostic, diagnostic_at
-from .numbers import stated_durations, stated_numbers, unit_word
+from .numbers import stated_durations, stated_number_spans, stated_numbers, unit_word
 from .reserved import RESERVED_KEYS
 
 BUILTINS = ("min", "max", "floor", "date")
@@ -1227,12 +1227,15 @@ class _Checker:
                 used.add(magnitude)
                 if magnitude in stated or magnitude in exempt:
                     continue
+                restated = _stated_otherwise(literal, clause.words)
                 self.report(
                     literal.span,
                     f"the number {literal.text} in '{name}' is not stated in the words of "
                     f"{clause.short_citation or 'the section'}",
                     clause,
-                    hint=f"cite the clause that states it, or add: reviewed {literal.text} "
+                    hint=f"the words state it as {restated[0]}: write {restated[1]}"
+                    if restated
+                    else f"cite the clause that states it, or add: reviewed {literal.text} "
                     '"why this number is right"',
                 )
         for item in reviewed:
@@ -1526,6 +1529,42 @@ def _assignable(declared: ast.Type, found: ast.Type) -> bool:
         and found.kind == "enum"
         and set(found.members) <= set(declared.members)
     )
+
+
+def _stated_otherwise(literal: ast.Literal, words: str) -> tuple[str, str] | None:
+    """Returns how the words state a number a rule writes in another form, and how to write it
+    as they do: 0.35 where they say "35 percent" (write 35%), 50% where they say "one-half"
+    (write 1/2). None when they state it in no form."""
+    if literal.unit not in ("number", "percent") or isinstance(literal.value, bool):
+        return None
+    value = Fraction(literal.value)
+    for number in stated_number_spans(words):
+        written = words[number.start : number.end]
+        after = words[number.end : number.end + 10].lower().lstrip()
+        percent = after.startswith(("percent", "per cent", "%"))
+        if literal.unit == "number" and percent and number.value == value * 100:
+            return f"{written} percent", f"{_digits(number.value)}%"
+        if literal.unit == "percent" and not percent and number.value == value:
+            return written, _digits(value) if value.denominator == 1 else (
+                f"{value.numerator}/{value.denominator}"
+            )
+    return None
+
+
+def _digits(value: Fraction) -> str:
+    """Returns a number in digits: 35, 12.5 (a fraction with no finite decimals as n/d)."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    decimal = value
+    places = 0
+    while decimal.denominator != 1 and places < 12:
+        decimal *= 10
+        places += 1
+    if decimal.denominator != 1:
+        return f"{value.numerator}/{value.denominator}"
+    sign = "-" if decimal < 0 else ""
+    text = str(abs(decimal.numerator)).rjust(places + 1, "0")
+    return f"{sign}{text[:-places]}.{text[-places:]}".rstrip("0").rstrip(".")
 
 
 def _written(literal: ast.Literal) -> object:

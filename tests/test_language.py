@@ -135,7 +135,7 @@ def test_truncated_file_is_reported_at_its_end() -> None:
         parse_encoding('statute "X"\nsection 1. {\n a. "w" {', "cut.lex")
     assert "cut.lex:3:" in caught.value.render()
     assert "the file ends too early" in caught.value.render()
-    assert "the blocks that line 2 (section 1. {) and line 3 (a. \"w\" {) open" in (
+    assert 'the blocks that line 2 (section 1. {) and line 3 (a. "w" {) open' in (
         caught.value.render()
     )
 
@@ -207,6 +207,12 @@ CHECKS = [
         "bonus rule incubator_bonus: money = $700 when qualified_incubator_facility;",
         "the number $700 in 'incubator_bonus' is not stated in the words of (c)(1)(i)",
         id="untraceable-number",
+    ),
+    pytest.param(
+        "rule wage_floor: money per hour = max($15, 120% * state_minimum_wage) reading I13;",
+        "rule wage_floor: money per hour = max($15, 1.2 * state_minimum_wage) reading I13;",
+        "hint: the words state it as 120 percent: write 120%",
+        id="a-percentage-written-as-a-decimal",
     ),
     pytest.param(
         "case gross_cap = $3,000 when area_tier = b5;",
@@ -498,3 +504,17 @@ def test_a_missing_semicolon_is_one_error_where_the_declaration_ends(
     assert error.message == "a ';' is missing at the end of this declaration"
     line = analysis.source.splitlines()[error.line - 1]
     assert line[: error.column - 1].endswith(where)
+
+
+def test_a_fraction_written_as_a_percentage_is_pointed_to_the_words() -> None:
+    from fractions import Fraction
+
+    from lextrace.dsl import ast
+    from lextrace.dsl.checker import _stated_otherwise
+
+    at = ast.Span(1, 1, 1, 4, 0, 3)
+    half = ast.Literal(at, Fraction(1, 2), "percent", "50%")
+    assert _stated_otherwise(half, "one-half of the amount") == ("one-half", "1/2")
+    eighth = ast.Literal(at, Fraction(1, 8), "number", "0.125")
+    assert _stated_otherwise(eighth, "12.5 percent of the wages") == ("12.5 percent", "12.5%")
+    assert _stated_otherwise(eighth, "12.5 of the wages") is None
