@@ -16,6 +16,14 @@ if TYPE_CHECKING:
 Severity = Literal["error", "warning"]
 
 
+def quoted(words: str) -> str:
+    """Returns a statute's words quoted for a message: in “ ” unless they hold quotation marks
+    of their own (a defined term such as “Gold”), then in « » so that the two are told apart."""
+    if any(mark in words for mark in '“”"'):
+        return f"«{words}»"
+    return f"“{words}”"
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """One problem found in an encoding."""

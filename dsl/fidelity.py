@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from . import ast
-from .errors import Diagnostic
+from .errors import Diagnostic, quoted
 
 _WORD = re.compile(r"\S+")
 
@@ -77,8 +77,7 @@ class _Positions:
 def _quote(words: list[str], limit: int = 12) -> str:
     if not words:
         return "(nothing)"
-    shown = " ".join(words[:limit])
-    return f"“{shown}{' ...' if len(words) > limit else ''}”"
+    return quoted(" ".join(words[:limit]) + (" ..." if len(words) > limit else ""))
 
 
 def check_fidelity(
@@ -120,7 +119,7 @@ def check_fidelity(
                 column,
                 message,
                 clause=statute.citation(anchor.clause),
-                detail=(f"after “... {' '.join(context_before)}”\nofficial text: {official_path}"),
+                detail=f"after {_quote(['...', *context_before])}\nofficial text: {official_path}",
                 hint="carry the statute's words verbatim; only whitespace may differ",
                 width=width,
             )

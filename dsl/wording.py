@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Literal as TypingLiteral
 
 from . import ast
+from .errors import quoted
 from .numbers import stated_number_spans
 
 Kind = TypingLiteral["percent", "money", "fraction", "plain"]
@@ -334,7 +335,7 @@ def _unit_finding(
 
 
 def _quoted(found: Iterator[Occurrence] | list[Occurrence]) -> str:
-    excerpts = list(dict.fromkeys(f"“{o.excerpt}”" for o in found))
+    excerpts = list(dict.fromkeys(quoted(o.excerpt) for o in found))
     return ", ".join(excerpts)
 
 
@@ -386,7 +387,7 @@ def _comparison_finding(
             f'{literal.text} "why this end is right"',
         )
     meanings = ", ".join(
-        f"“{o.excerpt}” means {' or '.join(sorted(o.ops))}" for o in dict.fromkeys(phrased)
+        f"{quoted(o.excerpt)} means {' or '.join(sorted(o.ops))}" for o in dict.fromkeys(phrased)
     )
     allowed = f" (or its negation, {polarity})" if polarity else ""
     return Finding(

@@ -341,6 +341,19 @@ def test_several_errors_are_all_reported(tmp_path: Path, encoding_source: str) -
 # ---- fidelity ---------------------------------------------------------------------------------
 
 
+def test_changed_words_holding_quotation_marks_are_quoted_apart_from_them(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "“Gold” rating standards, an additional",
+        "“Golden” rating standards, an additional",
+    )
+    (message,) = messages(variant)
+    assert "the carried text says «“Golden”» where the official text says «“Gold”»" in message
+
+
 def test_one_changed_word_is_located_with_clause_and_difference(
     tmp_path: Path, encoding_source: str
 ) -> None:
