@@ -1276,6 +1276,9 @@ class _Checker:
 
     def check_coverage(self) -> None:
         for clause in self.statute.clauses:
+            for text in clause.texts:
+                if text.mark == "text_only":
+                    self.check_text_only(clause, text)
             if not clause.path:
                 continue
             has_rules = any(
@@ -1293,6 +1296,28 @@ class _Checker:
                     hint="encode its rule, or mark its words "
                     "'discretionary \"reason\"' or 'text_only \"reason\"'",
                 )
+
+    def check_text_only(self, clause: ast.Clause, text: ast.TextPiece) -> None:
+        """Warns when words marked text only state an amount of money or a percentage: text
+        only says the words set no amount, and a rule may be missing."""
+        words = text.words
+        amounts = [
+            words[number.start : number.end]
+            + (" percent" if not words[number.start : number.end].startswith("$") else "")
+            for number in stated_number_spans(words)
+            if words[number.start] == "$"
+            or words[number.end : number.end + 10].lower().lstrip().startswith(("percent", "%"))
+        ]
+        if amounts:
+            self.report(
+                text.span,
+                f"the words of {clause.short_citation or 'the section'} marked text only state "
+                f"{', '.join(dict.fromkeys(amounts))}",
+                clause,
+                severity="warning",
+                hint="text only is for words that set no amount: encode the rule they set, or "
+                "mark them discretionary if an authority decides it",
+            )
 
     def check_use(self) -> None:
         statute = self.statute

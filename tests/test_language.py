@@ -531,3 +531,24 @@ def test_a_fraction_written_as_a_percentage_is_pointed_to_the_words() -> None:
     eighth = ast.Literal(at, Fraction(1, 8), "number", "0.125")
     assert _stated_otherwise(eighth, "12.5 percent of the wages") == ("12.5 percent", "12.5%")
     assert _stated_otherwise(eighth, "12.5 of the wages") is None
+
+
+def test_words_marked_text_only_that_state_an_amount_are_warned_of(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    # The duty of (c)(1)(r) sets no amount; the sentence of (c)(2) before it does ($15 an
+    # hour, 120 percent of the minimum wage): marked text only, its rule would go unwritten.
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        'text_only "a duty of the authority in administering the bonus: it sets no amount"',
+        'text_only "a duty of the authority in administering the bonus: it sets no amount"\n'
+        '      "$15 per hour or 120 percent" text_only "mistaken"',
+    )
+    analysis = analyse(variant)
+    warnings = [d for d in analysis.diagnostics if d.severity == "warning"]
+    assert [d.message for d in warnings if "text only" in d.message] == [
+        "the words of (c)(1)(r) marked text only state $15, 120 percent"
+    ], [d.render(analysis.source) for d in analysis.diagnostics]
+    untouched = analyse(BUNDLED)
+    assert not [d for d in untouched.diagnostics if "text only" in d.message]
