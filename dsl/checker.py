@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -924,11 +925,15 @@ class _Checker:
     def check_readings(self, readings: tuple[str, ...], span: ast.Span, clause: ast.Clause) -> None:
         for reading in readings:
             if reading not in self.statute.readings:
+                close = difflib.get_close_matches(reading, list(self.statute.readings), n=1)
                 self.report(
-                    span,
+                    _word_span(self.statute.source, span, reading),
                     f"unknown reading {reading}",
                     clause,
-                    hint="declare it with 'reading ID \"question\" default ...;'",
+                    hint=f"did you mean {close[0]}? (or declare {reading} with 'reading "
+                    f'{reading} "question" default ...;\')'
+                    if close
+                    else "declare it with 'reading ID \"question\" default ...;'",
                 )
 
     def check_cycles(self) -> None:
@@ -1590,6 +1595,22 @@ def _digits(value: Fraction) -> str:
     sign = "-" if decimal < 0 else ""
     text = str(abs(decimal.numerator)).rjust(places + 1, "0")
     return f"{sign}{text[:-places]}.{text[-places:]}".rstrip("0").rstrip(".")
+
+
+def _word_span(source: str, span: ast.Span, word: str) -> ast.Span:
+    """Returns the span of the last time `word` is written as a whole word within `span` (a
+    reading's id among a rule's annotations), or `span` itself when it is not."""
+    found = None
+    for match in re.finditer(
+        rf"(?<![\w.-]){re.escape(word)}(?![\w-])", source[span.start : span.end]
+    ):
+        found = match
+    if found is None:
+        return span
+    start, end = span.start + found.start(), span.start + found.end()
+    line = source.count("\n", 0, start) + 1
+    column = start - (source.rfind("\n", 0, start) + 1) + 1
+    return ast.Span(line, column, line, column + end - start, start, end)
 
 
 def _written(literal: ast.Literal) -> object:

@@ -260,6 +260,12 @@ CHECKS = [
         id="unknown-reading",
     ),
     pytest.param(
+        "rule per_job_new: money = 100% * net_amount(covered: false) reading I17;",
+        "rule per_job_new: money = 100% * net_amount(covered: false) reading I71;",
+        "hint: did you mean I7? (or declare I71",
+        id="unknown-reading-close-to-one",
+    ),
+    pytest.param(
         "rule annual_credit: money =",
         "rule annual_credit: count =",
         "rule 'annual_credit' is declared count, but its value is a money",
@@ -552,3 +558,17 @@ def test_words_marked_text_only_that_state_an_amount_are_warned_of(
     ], [d.render(analysis.source) for d in analysis.diagnostics]
     untouched = analyse(BUNDLED)
     assert not [d for d in untouched.diagnostics if "text only" in d.message]
+
+
+def test_an_unknown_reading_is_pointed_at_itself(tmp_path: Path, encoding_source: str) -> None:
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "rule per_job_new: money = 100% * net_amount(covered: false) reading I17;",
+        "rule per_job_new: money = 100% * net_amount(covered: false) reading I71;",
+    )
+    (message,) = messages(variant)
+    first, source_line, caret = message.splitlines()[:3]
+    column = int(first.split(":")[2])
+    assert source_line.split("| ", 1)[1][column - 1 :].startswith("I71;")
+    assert caret.strip() == "^^^"
