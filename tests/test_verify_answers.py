@@ -358,24 +358,3 @@ def test_work_done_between_checks_is_not_charged_to_the_next_check() -> None:
     answer, _ = solve.decide([x > 1, x < 3], 1000)
     assert answer == z3.sat
     assert solve.work() - before < 0.05
-
-
-def test_a_fact_left_undecided_in_a_short_round_is_asked_again_in_a_longer_one(statute) -> None:
-    # The local steps of a monotone check use what is proved of the definitions (signs) and the
-    # encoding's invariants (lemmas). One that a 0.5 s round cannot decide was remembered as
-    # false, so the later rounds went without it and spent their work on the whole formula.
-    import z3
-
-    verifier = Verifier(statute.ast, 5.0)
-    prover = verifier.monotone
-    (invariant,) = [i for i in statute.ast.invariants if i.name == "covered_jobs_never_get_less"]
-    name = ("invariant", (invariant.name, ()))
-
-    def claim(_term: object) -> object:
-        return prover.first.expr(invariant.expr, {}, z3.BoolVal(True), record=False)
-
-    prover.timeout_ms = 1
-    assert not prover.proved(name, claim)  # undecided within a millisecond of work
-    assert not prover.proved(name, claim)  # not asked again with no more work
-    prover.timeout_ms = 5000
-    assert prover.proved(name, claim)

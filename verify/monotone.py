@@ -50,9 +50,6 @@ class MonotoneProver:
         # Keyed by AST ids; the facts are kept alive with the answer so that no id is reused.
         self.cache: dict[tuple[int, ...], tuple[list[Term], bool]] = {}
         self.facts: dict[tuple[str, Key], bool] = {}
-        # A fact Z3 left undecided, with the timeout of its round (ms): asked again only in a
-        # round with a longer one.
-        self.undecided_facts: dict[tuple[str, Key], int] = {}
         # When set (a verify/solve.work() value), no Z3 call is made past it.
         self.deadline: float | None = None
         self.symbols = SymbolIndex()
@@ -62,30 +59,20 @@ class MonotoneProver:
         self.stated: dict[tuple[int, str], tuple[Model, Term]] = {}
 
     def _unsat(self, facts: list[Term], quick: bool = False) -> bool:
-        return self._answer(facts, quick) is True
-
-    def _limit(self, quick: bool = False) -> int:
-        """Returns the work (ms) a call may take now: the timeout (a quick call's share of
-        it), within what is left before the deadline."""
-        limit = min(self.timeout_ms, QUICK_MS) if quick else self.timeout_ms
-        if self.deadline is not None:
-            limit = min(limit, int((self.deadline - work()) * 1000))
-        return limit
-
-    def _answer(self, facts: list[Term], quick: bool = False) -> bool | None:
-        """Returns True when the facts are unsatisfiable, False when Z3 finds them satisfiable,
-        None when it cannot say within the work allowed."""
         key = tuple(sorted(f.get_id() for f in facts))
         if key in self.cache:
             return self.cache[key][1]
-        limit = self._limit(quick)
-        if limit <= 0:
-            return None  # the check's time is spent: not proved, and not cached
+        limit = min(self.timeout_ms, QUICK_MS) if quick else self.timeout_ms
+        if self.deadline is not None:
+            left = int((self.deadline - work()) * 1000)
+            if left <= 0:
+                return False  # the check's time is spent: not proved, and not cached
+            limit = min(limit, left)
         answer, _ = decide(facts, limit)
         if answer != z3.unknown:
             self.cache[key] = (facts, answer == z3.unsat)
             return answer == z3.unsat
-        return None  # undecided is not proved (and not cached: a later budget may decide)
+        return False  # undecided is not proved (and not cached: a later budget may decide)
 
     def depends(self, input_name: str) -> set[Key]:
         """Returns the definition instances whose value can depend on the input."""
@@ -181,33 +168,25 @@ class MonotoneProver:
 
         A definition's facts are first proved from what is proved of its direct dependencies
         (each replaced by a variable), then, failing that, from its whole formula."""
-        if name in self.facts:
-            return self.facts[name]
-        if self.timeout_ms <= self.undecided_facts.get(name, 0):
-            return False  # left undecided in a round that gave as much work
-        self.facts[name] = False  # a cycle of facts proves nothing
-        key = name[1]
-        term = self.first.memo.get(key)
-        proved: bool | None = False
-        if term is not None and self.first.uses.get(key):
-            substitutions, hypotheses = [], []
-            for used in sorted(self.first.uses[key], key=repr):
-                variable = _fresh_like(self.first.memo[used], f"{used[0]}{used[1]}__fact")
-                substitutions.append((self.first.memo[used], variable))
-                hypotheses += self.facts_of(used, variable)
-            abstract = z3.substitute(term, *substitutions)
-            proved = self._unsat(
-                [*self.first.constraints, *hypotheses, z3.Not(claim(abstract))], quick=True
-            )
-        if not proved:
-            proved = self._answer([*self.first.constraints, z3.Not(claim(term))])
-            if proved is None:
-                # Not known to fail: asked again when a later round gives more work.
-                del self.facts[name]
-                self.undecided_facts[name] = self.timeout_ms
-                return False
-        self.facts[name] = proved
-        return proved
+        if name not in self.facts:
+            self.facts[name] = False  # a cycle of facts proves nothing
+            key = name[1]
+            term = self.first.memo.get(key)
+            proved = False
+            if term is not None and self.first.uses.get(key):
+                substitutions, hypotheses = [], []
+                for used in sorted(self.first.uses[key], key=repr):
+                    variable = _fresh_like(self.first.memo[used], f"{used[0]}{used[1]}__fact")
+                    substitutions.append((self.first.memo[used], variable))
+                    hypotheses += self.facts_of(used, variable)
+                abstract = z3.substitute(term, *substitutions)
+                proved = self._unsat(
+                    [*self.first.constraints, *hypotheses, z3.Not(claim(abstract))], quick=True
+                )
+            if not proved:
+                proved = self._unsat([*self.first.constraints, z3.Not(claim(term))])
+            self.facts[name] = proved
+        return self.facts[name]
 
     def from_facts(self, claim: Term) -> bool:
         """Returns True when `claim` follows from the proved facts (signs, ranges) of the
