@@ -300,7 +300,15 @@ class Trace:
             inner = prefix.replace("└─ ", "   ").replace("├─ ", "│  ")
             why_not = self.why_not(step)
             detail = why_not if why_not else self.rule_text(step)
-            lines.append(f"{inner}│ {detail}")
+            # A formula wraps at its spaces, continued under its first word.
+            wrapped = textwrap.wrap(
+                detail,
+                width=max(40, width - len(inner) - 2),
+                subsequent_indent="  ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            lines.extend(f"{inner}│ {line}" for line in wrapped or [detail])
             exception = self.exception_text(step)
             if exception is not None:
                 wrapped = textwrap.wrap(exception, width=max(40, width - len(inner) - 2))

@@ -225,7 +225,7 @@ def evaluate(
     type=click.IntRange(60, 400),
     default=100,
     show_default=True,
-    help="Wrap the statute's words at this width.",
+    help="Wrap the statute's words and the rules' formulas at this width.",
 )
 @common_options
 def explain(scenario: str, width: int, encoding: str | None, readings: tuple[str, ...]) -> None:
