@@ -16,9 +16,10 @@ from fractions import Fraction
 
 from . import ast, citations, dates, facts, rates, wording
 from .coverage import NOT_YET_ENCODED
-from .errors import Diagnostic, diagnostic_at
-from .numbers import stated_durations, stated_number_spans, stated_numbers, unit_word
+from .errors import Diagnostic, diagnostic_at, line_column
+from .numbers import stated_durations, stated_numbers, unit_word
 from .reserved import RESERVED_KEYS
+from .values import decimal_string, exact_string
 
 BUILTINS = ("min", "max", "floor", "date")
 TEMPORAL = ("date", "duration")
@@ -1309,11 +1310,9 @@ class _Checker:
         only says the words set no amount, and a rule may be missing."""
         words = text.words
         amounts = [
-            words[number.start : number.end]
-            + (" percent" if not words[number.start : number.end].startswith("$") else "")
-            for number in stated_number_spans(words)
-            if words[number.start] == "$"
-            or words[number.end : number.end + 10].lower().lstrip().startswith(("percent", "%"))
+            words[number.start : end]  # as written: "$15", "120 percent", "1,000 dollars"
+            for number, kind, end in wording.stated_units(words)
+            if kind in ("money", "percent")
         ]
         if amounts:
             self.report(
@@ -1570,33 +1569,13 @@ def _stated_otherwise(literal: ast.Literal, words: str) -> tuple[str, str] | Non
     if literal.unit not in ("number", "percent") or isinstance(literal.value, bool):
         return None
     value = Fraction(literal.value)
-    for number in stated_number_spans(words):
+    for number, kind, _ in wording.stated_units(words):
         written = words[number.start : number.end]
-        after = words[number.end : number.end + 10].lower().lstrip()
-        percent = after.startswith(("percent", "per cent", "%"))
-        if literal.unit == "number" and percent and number.value == value * 100:
-            return f"{written} percent", f"{_digits(number.value)}%"
-        if literal.unit == "percent" and not percent and number.value == value:
-            return written, _digits(value) if value.denominator == 1 else (
-                f"{value.numerator}/{value.denominator}"
-            )
+        if literal.unit == "number" and kind == "percent" and number.value == value * 100:
+            return f"{written} percent", f"{decimal_string(number.value, 12)}%"
+        if literal.unit == "percent" and kind != "percent" and number.value == value:
+            return written, exact_string(value)
     return None
-
-
-def _digits(value: Fraction) -> str:
-    """Returns a number in digits: 35, 12.5 (a fraction with no finite decimals as n/d)."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    decimal = value
-    places = 0
-    while decimal.denominator != 1 and places < 12:
-        decimal *= 10
-        places += 1
-    if decimal.denominator != 1:
-        return f"{value.numerator}/{value.denominator}"
-    sign = "-" if decimal < 0 else ""
-    text = str(abs(decimal.numerator)).rjust(places + 1, "0")
-    return f"{sign}{text[:-places]}.{text[-places:]}".rstrip("0").rstrip(".")
 
 
 def _word_span(source: str, span: ast.Span, word: str) -> ast.Span:
@@ -1610,8 +1589,7 @@ def _word_span(source: str, span: ast.Span, word: str) -> ast.Span:
     if found is None:
         return span
     start, end = span.start + found.start(), span.start + found.end()
-    line = source.count("\n", 0, start) + 1
-    column = start - (source.rfind("\n", 0, start) + 1) + 1
+    line, column = line_column(source, start)
     return ast.Span(line, column, line, column + end - start, start, end)
 
 

@@ -16,6 +16,11 @@ if TYPE_CHECKING:
 Severity = Literal["error", "warning"]
 
 
+def line_column(source: str, offset: int) -> tuple[int, int]:
+    """Returns the 1-based line and column of an offset in `source`."""
+    return source.count("\n", 0, offset) + 1, offset - (source.rfind("\n", 0, offset) + 1) + 1
+
+
 def quoted(words: str) -> str:
     """Returns a statute's words quoted for a message: in “ ” unless they hold quotation marks
     of their own (a defined term such as “Gold”), then in « » so that the two are told apart."""

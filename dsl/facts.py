@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from . import ast
-from .errors import Diagnostic, diagnostic_at
+from .errors import Diagnostic, diagnostic_at, line_column
 
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
@@ -350,10 +350,8 @@ class _Check:
                 return piece.span
             start = piece.span.start + 1 + match.start()
             end = piece.span.start + 1 + match.end()
-            line = source.count("\n", 0, start) + 1
-            column = start - (source.rfind("\n", 0, start) + 1) + 1
-            end_line = source.count("\n", 0, end) + 1
-            end_column = end - (source.rfind("\n", 0, end) + 1) + 1
+            line, column = line_column(source, start)
+            end_line, end_column = line_column(source, end)
             return ast.Span(line, column, end_line, end_column, start, end)
         return pieces[0].span
 

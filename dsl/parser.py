@@ -22,7 +22,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast, dates, limits
-from .errors import Diagnostic, EncodingError
+from .errors import Diagnostic, EncodingError, line_column
 
 # Plain words for the grammar's terminals, used in "expected ..." messages.
 _TERMINAL_WORDS = {
@@ -123,7 +123,7 @@ def _early_end(path: str, source: str, expected: set[str]) -> Diagnostic:
     lines = source.splitlines() or [""]
     unclosed, missing = _unclosed_blocks(source)
     if missing is not None:
-        line, column = _line_column(source, missing)
+        line, column = line_column(source, missing)
         return Diagnostic(
             path,
             line,
@@ -150,7 +150,7 @@ def _early_end(path: str, source: str, expected: set[str]) -> Diagnostic:
 
 def _opener(source: str, at: int) -> str:
     """Returns how a message names the line at `at`: its number and how it begins."""
-    line, _ = _line_column(source, at)
+    line, _ = line_column(source, at)
     end = source.find("\n", at)
     text = source[at : len(source) if end < 0 else end].strip()
     return f"line {line} ({text[:32] + '…' if len(text) > 32 else text})"
@@ -1178,12 +1178,6 @@ def _missing_semicolon(error: UnexpectedInput, text: str, previous: Token | None
     return end
 
 
-def _line_column(text: str, position: int) -> tuple[int, int]:
-    """Returns the 1-based line and column of a position in `text`."""
-    line = text.count("\n", 0, position) + 1
-    return line, position - (text.rfind("\n", 0, position) + 1) + 1
-
-
 def _statement_bounds(text: str, position: int) -> tuple[int, int] | None:
     """Returns the span of the declaration or rule around `position`: from just after the
     previous `;`, `{` or `}` to the next `;` (statute words and comments skipped), or None
@@ -1325,7 +1319,7 @@ def parse_encoding(source: str, path: str) -> tuple[ast.Statute, list[Diagnostic
                 token = error.token
                 # A declaration that lacks its ";": said once, where it ends, and parsing goes
                 # on as if it were there (blanking it would make the next one an error too).
-                line, column = _line_column(text, missing)
+                line, column = line_column(text, missing)
                 found.append(
                     Diagnostic(
                         path,

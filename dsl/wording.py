@@ -24,7 +24,7 @@ from typing import Literal as TypingLiteral
 
 from . import ast
 from .errors import quoted
-from .numbers import stated_number_spans
+from .numbers import StatedNumber, stated_number_spans
 
 Kind = TypingLiteral["percent", "money", "fraction", "plain"]
 _KIND_NAMES: dict[Kind, str] = {
@@ -116,17 +116,13 @@ class _Placed:
     expressions: tuple[ast.Expr | None, ...]
 
 
-def occurrences(words: str) -> list[Occurrence]:
-    """Returns every number the words state with the unit and comparator they attach to it;
-    `words` are read with their whitespace folded."""
-    text = ast.folded(words)
+def stated_units(text: str) -> list[tuple[StatedNumber, Kind, int]]:
+    """Returns every number `text` states, with its unit (`kind`: "$1,500" and "1,500 dollars"
+    money, "40 percent" and "40%" a percentage, "one-third" a fraction) and where its words end
+    (after the unit word, when it has one)."""
     lower = text.lower()
-    found: list[Occurrence] = []
+    found: list[tuple[StatedNumber, Kind, int]] = []
     for number in stated_number_spans(text):
-        # A phrase is a few words: the words just before the number are enough, and a long
-        # clause is not read again for each of its numbers.
-        offset = max(0, number.start - _REACH)
-        before = lower[offset : number.start]
         end = number.end
         kind: Kind = "plain"
         if text[number.start] == "$":
@@ -136,6 +132,21 @@ def occurrences(words: str) -> list[Occurrence]:
             end = unit.end()
         elif number.in_words and number.value.denominator != 1:
             kind = "fraction"
+        found.append((number, kind, end))
+    return found
+
+
+def occurrences(words: str) -> list[Occurrence]:
+    """Returns every number the words state with the unit and comparator they attach to it;
+    `words` are read with their whitespace folded."""
+    text = ast.folded(words)
+    lower = text.lower()
+    found: list[Occurrence] = []
+    for number, kind, end in stated_units(text):
+        # A phrase is a few words: the words just before the number are enough, and a long
+        # clause is not read again for each of its numbers.
+        offset = max(0, number.start - _REACH)
+        before = lower[offset : number.start]
         ops: frozenset[str] = frozenset()
         between = False
         start = offset + _words_before(before, _EXCERPT_WORDS)
