@@ -75,7 +75,7 @@ def test_a_draft_that_keeps_every_proof_passes_with_its_word_diff_and_witnesses(
 ) -> None:
     done = review(repository, "base", "small-business-750", "--population",
                   str(EXAMPLES / "batch.jsonl"))  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0, done.stderr + done.stdout
     report = done.stdout
     assert "The review passes." in report
     assert "- **(c)(1)(e)**:" in report and "~~$500~~" in report and "**$750**" in report
