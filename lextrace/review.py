@@ -155,7 +155,15 @@ def review(
         from .impact import impact
 
         found.impact = impact(Statute(old), Statute(new), population, population_format)
+        # Named as the reader knows them, not by where they were written out.
+        found.impact.old, found.impact.new = _named(before), _named(after)
     return found
+
+
+def _named(version: Side) -> str:
+    """Returns how the report names a version: its path in the repository and its revision."""
+    where = version.shown or str(version.path)
+    return where if version.label == WORKING_TREE else f"{where} at {version.label}"
 
 
 # ---- the report --------------------------------------------------------------------------------

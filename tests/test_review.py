@@ -83,6 +83,9 @@ def test_a_draft_that_keeps_every_proof_passes_with_its_word_diff_and_witnesses(
     assert "| `annual_credit` | different |" in report
     assert "VIOLATED" not in report
     assert "### Impact" in report and "| `annual_credit` |" in report
+    # Each version named as in the repository, never by where the review wrote it out.
+    assert f"Impact of `{ENCODING} at small-business-750 (" in report
+    assert f"Compared with `{ENCODING} at base (" in report and "lextrace-review-" not in report
 
 
 def test_the_breaking_draft_fails_with_each_violation_and_its_counterexample(
