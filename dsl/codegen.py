@@ -644,8 +644,10 @@ class Generator:
                 self.emit(f"{holder} = {code.text}")
                 code = Code("bool", holder)
             held.append(code)
-        if not proved and len(conditions) > 1:
-            self.emit(f"if ({' + '.join(c.text for c in held if c)}) > 1: raise Defer")
+        # The `otherwise` case holds when no other does: it never counts as a second one.
+        counted = [c for c, condition in zip(held, conditions, strict=True) if condition]
+        if not proved and len(counted) > 1:
+            self.emit(f"if ({' + '.join(c.text for c in counted if c)}) > 1: raise Defer")
         return self.chain(cases, bound, held)
 
     def chain(self, cases: ast.Cases, bound: Mapping[str, Value], held: list[Code | None]) -> Code:

@@ -1037,8 +1037,10 @@ class Engine:
             result.bad = _mask(none_holds)
         for condition, value in zip(reversed(conditions), reversed(values), strict=True):
             result = chunk.choose(condition, value, result)
-        if cases.order == "exclusive" and len(conditions) > 1:
-            result.bad = _or(result.bad, _more_than_one(conditions))
+        # The `otherwise` case holds when no other does: it never counts as a second one.
+        counted = [c for c, case in zip(conditions, cases.cases, strict=True) if case.condition]
+        if cases.order == "exclusive" and len(counted) > 1:
+            result.bad = _or(result.bad, _more_than_one(counted))
             for condition in conditions:  # every condition is evaluated
                 result.bad = _or(result.bad, condition.bad)
         return result

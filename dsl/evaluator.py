@@ -374,6 +374,11 @@ class Program:
         ) -> tuple[ast.Case | None, Value]:
             chosen: tuple[ast.Case, Compiled] | None = None
             for case, condition_of, value_of in compiled:
+                if condition_of is None and chosen is not None:
+                    # The `otherwise` case (always last) holds when no other case does.
+                    if step is not None:
+                        step.skipped_cases.append(case)
+                    continue
                 holds = condition_of is None or bool(condition_of(evaluation, bound))
                 if not holds:
                     if step is not None:

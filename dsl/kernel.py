@@ -595,8 +595,10 @@ class _Translation:
             result = _Value(result.kind, result.value, self.named(none), result.den, result.scale)
         for condition, value in zip(reversed(conditions), reversed(values), strict=True):
             result = self.choose(condition, value, result)
-        if cases.order == "exclusive" and len(conditions) > 1:
-            bad = _or(result.bad, self.more_than_one(conditions), *(c.bad for c in conditions))
+        # The `otherwise` case holds when no other does: it never counts as a second one.
+        counted = [c for c, case in zip(conditions, cases.cases, strict=True) if case.condition]
+        if cases.order == "exclusive" and len(counted) > 1:
+            bad = _or(result.bad, self.more_than_one(counted), *(c.bad for c in conditions))
             result = _Value(result.kind, result.value, self.named(bad), result.den, result.scale)
         return result
 

@@ -98,6 +98,8 @@ class Trace:
         exception that applied."""
         if step.exception is not None:
             return self._value_and_condition(step.exception.expr, step.exception.condition)
+        if step.case is not None and step.case.condition is None:
+            return f"= {self.source_of(step.case.expr)} (otherwise)"  # no other case held
         if step.case is not None:
             return self._value_and_condition(step.case.expr, step.case.condition)
         definition = step.definition

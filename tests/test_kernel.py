@@ -31,7 +31,15 @@ TRANSLATED = [
     ROOT / "statute" / "usc-26-132-c.lex",
     *(
         ROOT / "tests" / "other_statutes" / f"{name}.lex"
-        for name in ("allowance", "fringe", "limit", "ratio", "ratio-amended", "relief")
+        for name in (
+            "allowance",
+            "fringe",
+            "limit",
+            "ratio",
+            "ratio-amended",
+            "relief",
+            "threshold",
+        )
     ),
 ]
 STATUTES = {path.stem: load_statute(path) for path in TRANSLATED}

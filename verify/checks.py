@@ -274,14 +274,16 @@ class Verifier:
                     for p, v in zip(definition.params, values, strict=True)
                 }
                 conditions = [
-                    (
-                        case,
-                        model.expr(case.condition, bound, true, record=False)
-                        if case.condition is not None
-                        else true,
-                    )
+                    (case, model.expr(case.condition, bound, true, record=False))
                     for case in definition.cases
+                    if case.condition is not None
                 ]
+                fallback = [case for case in definition.cases if case.condition is None]
+                if fallback:
+                    # The `otherwise` case (last): reached when none before it held, in either
+                    # order; never one of two exclusive cases that both hold.
+                    others = [z3.Not(c) for _, c in conditions]
+                    conditions.append((fallback[0], z3.And(*others) if others else true))
                 citation = self.citation(definition.clause)
                 demand, computing = self._computed(definition.name, values)
                 if definition.otherwise is None and all(c.condition for c in definition.cases):
@@ -307,7 +309,8 @@ class Verifier:
                         ),
                     )
                 if definition.order == "exclusive":
-                    for (case_a, a), (case_b, b) in _pairs(conditions):
+                    pairs = [(c, term) for c, term in conditions if c.condition is not None]
+                    for (case_a, a), (case_b, b) in _pairs(pairs):
                         yield Check(
                             name=f"exclusive: {definition.name} {case_a.clause.short_citation} / "
                             f"{case_b.clause.short_citation}",

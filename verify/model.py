@@ -452,7 +452,10 @@ class Model:
         guard = reached
         for case in definition.cases:
             if case.condition is None:
-                conditions.append((true, case))
+                # Last: in first-match order it is reached only when none before it held; in
+                # exclusive cases it holds when none of the others does.
+                others = [c for c, _ in conditions] if definition.order == "exclusive" else []
+                conditions.append((z3.And(*[z3.Not(c) for c in others]) if others else true, case))
             else:
                 self.clauses.append(case.clause)
                 condition = self.expr(case.condition, bound, guard)

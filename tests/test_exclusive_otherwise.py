@@ -1,0 +1,78 @@
+"""An `otherwise` case among exclusive cases (tests/other_statutes/threshold.lex: "(A) $400,000
+in the case of a joint return, and (B) $200,000 in any other case"): it applies when no other
+case does, in every consumer: the evaluator and its trace, the fast and traced paths, the numpy
+and compiled engines, and the proofs, which never count it as a second case that holds."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from decimal import Decimal
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from lextrace import load_statute
+from lextrace.dsl import kernel
+from lextrace.verify.report import run
+
+THRESHOLD = Path(__file__).resolve().parent / "other_statutes" / "threshold.lex"
+STATUTE = load_statute(THRESHOLD)
+SCENARIOS = [
+    {"qualifying_children": children, "modified_agi": agi, "joint_return": joint}
+    for children, agi, joint in itertools.product(
+        (0, 1, 3), ("0", "200000", "200000.01", "250000", "400000", "450500.50"), (False, True)
+    )
+]
+
+
+def expected(scenario: dict[str, object]) -> dict[str, Decimal]:
+    """The credit of 26 U.S.C. § 24(a), (b) computed here from the words."""
+    threshold = Decimal(400_000 if scenario["joint_return"] else 200_000)
+    excess = max(Decimal(str(scenario["modified_agi"])) - threshold, Decimal(0))
+    steps = math.ceil(excess / 1000)  # "for each $1,000 (or fraction thereof)"
+    before = Decimal(2000) * int(str(scenario["qualifying_children"]))
+    return {"threshold_amount": threshold, "credit": max(before - 50 * steps, Decimal(0))}
+
+
+def test_the_evaluator_takes_the_otherwise_case_only_when_no_other_case_holds() -> None:
+    for scenario in SCENARIOS:
+        result = STATUTE.evaluate(scenario)
+        wanted = expected(scenario)
+        assert result.values["threshold_amount"] == wanted["threshold_amount"], scenario
+        assert result.values["credit"] == wanted["credit"], scenario
+        traced = STATUTE.evaluate(scenario, trace=True)
+        assert traced.values == result.values
+
+
+@pytest.mark.parametrize("engine", ["columnar", "compiled"])
+def test_every_engine_gives_the_evaluators_results(engine: str) -> None:
+    if engine == "compiled" and not kernel.available():
+        engine = "columnar"  # the compiled extra is not installed: its engine cannot differ
+    table = STATUTE.evaluate_many(pa.Table.from_pylist(SCENARIOS), engine=engine)
+    assert table.column("error").null_count == len(SCENARIOS)
+    for row, scenario in zip(table.to_pylist(), SCENARIOS, strict=True):
+        wanted = expected(scenario)
+        assert row["threshold_amount"] == wanted["threshold_amount"], scenario
+        assert row["credit"] == wanted["credit"], scenario
+
+
+def test_the_trace_cites_the_otherwise_case_and_says_so() -> None:
+    single = STATUTE.evaluate(SCENARIOS[0], trace=True)
+    step = next(s for s in single.trace.to_json() if s["id"] == "threshold_amount")
+    assert step["clause"] == "(b)(2)(B)"
+    assert step["rule"] == "= $200,000 (otherwise)"
+    joint = STATUTE.evaluate(SCENARIOS[1], trace=True)
+    step = next(s for s in joint.trace.to_json() if s["id"] == "threshold_amount")
+    assert step["clause"] == "(b)(2)(A)"
+    assert step["rule"] == "= $400,000 when joint_return"
+
+
+def test_the_proofs_never_count_the_otherwise_case_as_a_second_case() -> None:
+    report = run(STATUTE.ast, 5.0, 30.0)
+    by_name = {o.check.name: o.status for o in report.outcomes}
+    assert report.ok, [(o.check.name, o.status, o.detail) for o in report.failures]
+    assert not [name for name in by_name if name.startswith("exclusive: threshold_amount")]
+    # It is reachable: some valid scenario is not a joint return.
+    assert by_name["reachable: threshold_amount (b)(2)(B)"] == "PROVED"
