@@ -10,8 +10,12 @@ How a comparison's position counts (its polarity): a comparison under an odd num
 may use the negation of the words' comparator, and so may any comparison of a clause whose
 words, or an enclosing clause's, are negative ("shall not", "may not", "no ... shall"), since
 an encoding states the condition under which the outcome the words forbid does not occur. An
-`implies` premise, an `if` condition, a `when` and an exception's condition are read as
-positive: they are where the words' own conditions ("if ... is greater than 50") are written.
+`implies` premise, an `if` condition, a `when` and an exception's condition of a rule are read
+as positive: they are where the words' own conditions ("if ... is greater than 50") are written.
+An invariant states what follows from the words on either side of their condition ("no rebate
+for an income above $150,000" where the words allow one for an income that "does not exceed
+$150,000"), so its comparisons may use the words' comparator or its negation; any other
+comparator, a boundary moved, is still a finding.
 """
 
 from __future__ import annotations
@@ -114,6 +118,8 @@ class _Placed:
     reviewed: tuple[ast.Reviewed, ...]
     readings: tuple[str, ...]
     expressions: tuple[ast.Expr | None, ...]
+    # An invariant states what follows from the words, on either side of their condition.
+    is_property: bool = False
 
 
 def stated_units(text: str) -> list[tuple[StatedNumber, Kind, int]]:
@@ -266,6 +272,7 @@ def _placed(statute: ast.Statute) -> Iterator[_Placed]:
             invariant.reviewed,
             invariant.readings,
             (invariant.expr,),
+            is_property=True,
         )
 
 
@@ -303,6 +310,8 @@ def findings(statute: ast.Statute) -> list[Finding]:
                         if negated
                         else "under the clause's negative words"
                         if negative[key]
+                        else "in an invariant"
+                        if placed.is_property
                         else ""
                     )
                     finding = _comparison_finding(

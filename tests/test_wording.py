@@ -349,6 +349,20 @@ def test_a_comparison_under_not_may_be_the_negation(tmp_path: Path, encoding_sou
     assert_refused(wrong, new, "50", "“greater than 50” means > (or its negation, under `not`)")
 
 
+def test_an_invariant_may_state_the_other_side_of_the_words_condition(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    old = "not (mri_distress_score > 50) implies distress_score_bonus = $0"
+    right = write_variant(
+        tmp_path, encoding_source, old, "mri_distress_score <= 50 implies distress_score_bonus = $0"
+    )
+    assert errors(right) == []
+    # The boundary moved: 50 itself would earn nothing, against "greater than 50".
+    new = "mri_distress_score < 50 implies distress_score_bonus = $0"
+    wrong = write_variant(tmp_path, encoding_source, old, new)
+    assert_refused(wrong, new, "50", "“greater than 50” means > (or its negation, in an invariant)")
+
+
 # ---- a statute of its own ----------------------------------------------------------------------
 
 
