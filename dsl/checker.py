@@ -1222,8 +1222,12 @@ class _Checker:
             stated = self.stated[id(clause)] = stated_numbers(clause.words)
         exempt = {_written(r.literal) for r in reviewed}
         used: set[object] = set()
+        named_days = _month_and_day_named(expressions, clause.words)
         for expr in expressions:
             for literal in literals(expr):
+                if id(literal) in named_days:  # date(year, 12, 31) for "December 31"
+                    used.add(literal.written_magnitude)
+                    continue
                 if literal.unit in TEMPORAL:
                     used.add(_written(literal))
                     self.check_time_literal(name, clause, literal, exempt)
@@ -1560,6 +1564,23 @@ def _assignable(declared: ast.Type, found: ast.Type) -> bool:
         and found.kind == "enum"
         and set(found.members) <= set(declared.members)
     )
+
+
+def _month_and_day_named(expressions: list[ast.Expr | None], words: str) -> set[int]:
+    """Returns the ids of the month and day literals of `date(..., M, D)` calls whose month
+    and day the words name ("December 31" for `date(tax_year, 12, 31)`)."""
+    named = dates.stated_month_days(words)
+    found: set[int] = set()
+    for expr in expressions:
+        for node in walk(expr):
+            if not (isinstance(node, ast.Call) and node.name == "date" and len(node.args) == 3):
+                continue
+            month, day = node.args[1], node.args[2]
+            if not (isinstance(month, ast.Literal) and isinstance(day, ast.Literal)):
+                continue
+            if (month.value, day.value) in named:
+                found.update((id(month), id(day)))
+    return found
 
 
 def _stated_otherwise(literal: ast.Literal, words: str) -> tuple[str, str] | None:

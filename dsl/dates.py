@@ -224,6 +224,25 @@ _WRITTEN_DATES = (
 )
 
 
+_MONTH_DAYS = (
+    re.compile(r"\b([A-Z][a-z]+)\s+([0-9]{1,2})\b"),  # December 31
+    re.compile(r"\b([0-9]{1,2})\s+([A-Z][a-z]+)\b"),  # 31 December
+)
+
+
+def stated_month_days(words: str) -> set[tuple[int, int]]:
+    """Returns every (month, day) `words` state by a month's name and a day of it, with or
+    without a year: "December 31 of the tax year" states (12, 31)."""
+    found: set[tuple[int, int]] = set()
+    for index, pattern in enumerate(_MONTH_DAYS):
+        for match in pattern.finditer(words):
+            name, day = (match[1], match[2]) if index == 0 else (match[2], match[1])
+            month = _MONTHS.get(name.lower(), 0)
+            if month and 1 <= int(day) <= calendar.monthrange(2000, month)[1]:
+                found.add((month, int(day)))
+    return found
+
+
 def stated_dates(words: str) -> set[datetime.date]:
     """Returns every date `words` state: `2024-01-01`, `January 1, 2024`, `1 January 2024`."""
     found: set[datetime.date] = set()

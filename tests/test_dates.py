@@ -19,7 +19,7 @@ from lextrace.dsl.checker import check_statute
 from lextrace.dsl.codegen import fast_function
 from lextrace.dsl.columnar import Engine, Unsupported
 from lextrace.dsl.errors import EncodingError, ScenarioError
-from lextrace.dsl.loader import load
+from lextrace.dsl.loader import analyse, load
 from lextrace.dsl.numbers import stated_durations
 from lextrace.verify.checks import PROVED, VIOLATED
 from lextrace.verify.model import Model, concrete_values
@@ -382,3 +382,50 @@ def test_the_highlighter_takes_dates_durations_and_the_rounding() -> None:
     assert (Number, "1900-01-01") in [(t, v) for t, v in found if t in Number]
     assert any(v == "round-down" and t in Keyword for t, v in found)
     assert any(v == "years" and t in Keyword for t, v in found)
+
+
+# ---- a month and a day named by the words ------------------------------------------------------
+YEAR_END_WORDS = (
+    "1. a. A claimant who is 65 years of age or older on December 31 of the tax year.\n"
+)
+YEAR_END_ENCODING = """statute "Act"
+  official "act.txt"
+
+input birth_date: date required min 1900-01-01 max 2100-12-31 named "years of age"
+  "the claimant's date of birth";
+input tax_year: count required min 1901 max 2100 named "tax year" "the tax year";
+
+results meets_age;
+
+section 1. {
+  a. "A claimant who is 65 years of age or older on December 31 of the tax year." {
+    rule year_end: date = date(tax_year, MONTH, DAY);
+    rule meets_age: bool = birth_date + 65 years <= year_end;
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("month", "day", "refused"), [(12, 31, []), (11, 30, ["11", "30"]), (12, 30, ["12", "30"])]
+)
+def test_a_month_and_day_the_words_name_are_stated_for_date(
+    tmp_path: Path, month: int, day: int, refused: list[str]
+) -> None:
+    """ "December 31" states the month 12 and the day 31 of `date(tax_year, 12, 31)`; another
+    day, or the same month with another day, is not stated."""
+    (tmp_path / "act.txt").write_text(YEAR_END_WORDS, encoding="utf-8")
+    source = YEAR_END_ENCODING.replace("MONTH", str(month)).replace("DAY", str(day))
+    (tmp_path / "act.lex").write_text(source, encoding="utf-8")
+    errors = [d.message for d in analyse(tmp_path / "act.lex").errors]
+    assert errors == [
+        f"the number {n} in 'year_end' is not stated in the words of (a)" for n in refused
+    ]
+
+
+def test_month_days_are_read_in_either_order() -> None:
+    assert dates.stated_month_days("on December 31 or 1 July, not on Monday 5") == {
+        (12, 31),
+        (7, 1),
+    }
+    assert dates.stated_month_days("February 30 of the year") == set()
