@@ -21,7 +21,7 @@ from .numbers import stated_durations, stated_numbers, unit_word
 from .reserved import RESERVED_KEYS
 from .values import decimal_string, exact_string
 
-BUILTINS = ("min", "max", "floor", "date")
+BUILTINS = ("min", "max", "floor", "ceil", "date")
 TEMPORAL = ("date", "duration")
 
 
@@ -468,15 +468,15 @@ class _Checker:
                             clause,
                         )
                 return ast.DATE
-            if expr.name == "floor":
+            if expr.name in ("floor", "ceil"):
                 if len(expr.args) != 1:
-                    self.report(expr.span, "floor() takes one argument", clause)
+                    self.report(expr.span, f"{expr.name}() takes one argument", clause)
                     return ast.COUNT
                 (only,) = types
                 if isinstance(only, ast.Type) and not only.is_dimensionless:
                     self.report(
                         expr.args[0].span,
-                        f"floor() counts whole steps of a ratio; given a {_describe(only)}",
+                        f"{expr.name}() counts whole steps of a ratio; given a {_describe(only)}",
                         clause,
                         hint="divide by an amount of the same unit first",
                     )

@@ -261,12 +261,16 @@ class Generator:
         if isinstance(expr, ast.Call):
             if expr.name in ("min", "max"):
                 return self.extreme(expr.name, [self.expr(a, bound) for a in expr.args])
-            if expr.name == "floor":
+            if expr.name in ("floor", "ceil"):
                 (only,) = expr.args
                 if self.is_money(only):
-                    raise Unsupported("floor of an amount of money")
+                    raise Unsupported(f"{expr.name} of an amount of money")
                 value = self.expr(only, bound)
-                return value if value.whole else Code("num", f"({value.text} // {value.den})")
+                if value.whole:
+                    return value
+                if expr.name == "ceil":  # ceil(n / d) = -floor(-n / d)
+                    return Code("num", f"(-(-({value.text}) // {value.den}))")
+                return Code("num", f"({value.text} // {value.den})")
             return self.need(self.key_of_call(expr, bound))
         if isinstance(expr, ast.BinOp):
             # Money is held in cents: a product or quotient must keep one scale of cents.

@@ -821,12 +821,20 @@ class Engine:
                     chosen.bad = _or(chosen.bad, _or(result.bad, value.bad))
                     result = chosen
                 return result
-            if expr.name == "floor":
+            if expr.name in ("floor", "ceil"):
                 (only,) = expr.args
                 value = self.expr(chunk, only, bound, scale)
                 assert isinstance(value, Num)
                 value = chunk.normal(value)
-                q = value.q if value.scale == 1 else (value.q // value.scale) * value.scale
+                q = value.q
+                if expr.name == "ceil":
+                    # (q + r / den) / scale with 0 <= r < den: rounded up, a remainder counts
+                    # as one more unit of q, then q rounds up to a whole multiple of scale.
+                    r = value.r
+                    q = q + (int(r != 0) if isinstance(r, int) else (r != 0).astype(np.int64))
+                    q = q if value.scale == 1 else -(-q // value.scale) * value.scale
+                elif value.scale != 1:
+                    q = (q // value.scale) * value.scale
                 return Num(q, 0, Den(), value.scale, value.bad)
             definition = statute.definitions[expr.name]
             given = dict(expr.kwargs)

@@ -671,9 +671,10 @@ class Program:
                     raise _undefined(error, expr, statute) from None
 
             return make
-        if expr.name == "floor":
+        if expr.name in ("floor", "ceil"):
             (only,) = args
-            return lambda evaluation, bound: math.floor(only(evaluation, bound))  # type: ignore[arg-type]
+            rounded = math.floor if expr.name == "floor" else math.ceil
+            return lambda evaluation, bound: rounded(only(evaluation, bound))  # type: ignore[arg-type]
         if expr.name in ("min", "max"):
             choose = min if expr.name == "min" else max
             return lambda evaluation, bound: choose(a(evaluation, bound) for a in args)

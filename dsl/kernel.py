@@ -481,18 +481,20 @@ class _Translation:
                 bad = self.named(_or(keep.bad, result.bad, value.bad))
                 result = _Value(chosen.kind, chosen.value, bad, chosen.den, chosen.scale)
             return result
-        if expr.name == "floor":
+        if expr.name in ("floor", "ceil"):
             (only,) = expr.args
             value = self.expr(only, bound, scale)
             if value.kind != "num":
-                raise Unsupported("floor of a non-number")
+                raise Unsupported(f"{expr.name} of a non-number")
             q = value.value
+            up = expr.name == "ceil"  # ceil(n / d) = -floor(-n / d)
             if not value.whole:
                 den, over = self.den_value(value.den)
-                q = self.named(f"{value.value} // {den}")
+                q = self.named(f"-((-{value.value}) // {den})" if up else f"{value.value} // {den}")
                 value = replace(value, bad=self.named(_or(value.bad, over)))
             if value.scale != 1:
-                q = self.named(f"({q} // {value.scale}) * {value.scale}")
+                s = value.scale
+                q = self.named(f"-((-{q}) // {s}) * {s}" if up else f"({q} // {s}) * {s}")
             return _Value("num", q, value.bad, scale=value.scale)
         definition = self.statute.definitions[expr.name]
         given = dict(expr.kwargs)

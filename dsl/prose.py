@@ -365,7 +365,7 @@ def _names(expr: ast.Expr) -> list[str]:
     """Returns the inputs and definitions an expression names, in order."""
     found: list[str] = []
     for node in walk(expr):
-        builtin = isinstance(node, ast.Call) and node.name in ("min", "max", "floor")
+        builtin = isinstance(node, ast.Call) and node.name in ("min", "max", "floor", "ceil")
         if isinstance(node, ast.Ref | ast.Given | ast.Call) and not builtin:
             found.append(node.name)
     return found

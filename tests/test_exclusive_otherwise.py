@@ -1,7 +1,10 @@
-"""An `otherwise` case among exclusive cases (tests/other_statutes/threshold.lex: "(A) $400,000
-in the case of a joint return, and (B) $200,000 in any other case"): it applies when no other
-case does, in every consumer: the evaluator and its trace, the fast and traced paths, the numpy
-and compiled engines, and the proofs, which never count it as a second case that holds."""
+"""tests/other_statutes/threshold.lex in every consumer (the evaluator and its trace, the fast
+and traced paths, the numpy and compiled engines, the proofs, the mutants):
+
+- an `otherwise` case among exclusive cases ("(A) $400,000 in the case of a joint return, and
+  (B) $200,000 in any other case") applies when no other case does, and is never counted as a
+  second case that holds;
+- `ceil` rounds a ratio up ("$50 for each $1,000 (or fraction thereof)")."""
 
 from __future__ import annotations
 
@@ -15,6 +18,9 @@ import pytest
 
 from lextrace import load_statute
 from lextrace.dsl import kernel
+from lextrace.dsl.loader import analyse
+from lextrace.dsl.parser import parse_encoding
+from lextrace.verify.mutants import generate
 from lextrace.verify.report import run
 
 THRESHOLD = Path(__file__).resolve().parent / "other_statutes" / "threshold.lex"
@@ -33,15 +39,19 @@ def expected(scenario: dict[str, object]) -> dict[str, Decimal]:
     excess = max(Decimal(str(scenario["modified_agi"])) - threshold, Decimal(0))
     steps = math.ceil(excess / 1000)  # "for each $1,000 (or fraction thereof)"
     before = Decimal(2000) * int(str(scenario["qualifying_children"]))
-    return {"threshold_amount": threshold, "credit": max(before - 50 * steps, Decimal(0))}
+    return {
+        "threshold_amount": threshold,
+        "reduction_steps": steps,
+        "credit": max(before - 50 * steps, Decimal(0)),
+    }
 
 
 def test_the_evaluator_takes_the_otherwise_case_only_when_no_other_case_holds() -> None:
     for scenario in SCENARIOS:
         result = STATUTE.evaluate(scenario)
         wanted = expected(scenario)
-        assert result.values["threshold_amount"] == wanted["threshold_amount"], scenario
-        assert result.values["credit"] == wanted["credit"], scenario
+        for name, value in wanted.items():
+            assert result.values[name] == value, (scenario, name)
         traced = STATUTE.evaluate(scenario, trace=True)
         assert traced.values == result.values
 
@@ -54,8 +64,8 @@ def test_every_engine_gives_the_evaluators_results(engine: str) -> None:
     assert table.column("error").null_count == len(SCENARIOS)
     for row, scenario in zip(table.to_pylist(), SCENARIOS, strict=True):
         wanted = expected(scenario)
-        assert row["threshold_amount"] == wanted["threshold_amount"], scenario
-        assert row["credit"] == wanted["credit"], scenario
+        for name, value in wanted.items():
+            assert row[name] == value, (scenario, name)
 
 
 def test_the_trace_cites_the_otherwise_case_and_says_so() -> None:
@@ -76,3 +86,30 @@ def test_the_proofs_never_count_the_otherwise_case_as_a_second_case() -> None:
     assert not [name for name in by_name if name.startswith("exclusive: threshold_amount")]
     # It is reachable: some valid scenario is not a joint return.
     assert by_name["reachable: threshold_amount (b)(2)(B)"] == "PROVED"
+
+
+def test_ceil_takes_one_ratio_like_floor(tmp_path: Path) -> None:
+    source = THRESHOLD.read_text(encoding="utf-8")
+    for wrong, message in (
+        ("ceil(excess_income)", "ceil() counts whole steps of a ratio; given a money per year"),
+        ("ceil(excess_income / $1,000, 2)", "ceil() takes one argument"),
+    ):
+        changed = source.replace("ceil(excess_income / $1,000)", wrong)
+        (tmp_path / "threshold.txt").write_text(
+            THRESHOLD.with_suffix(".txt").read_text(encoding="utf-8"), encoding="utf-8"
+        )
+        (tmp_path / "threshold.lex").write_text(changed, encoding="utf-8")
+        found = [d.message for d in analyse(tmp_path / "threshold.lex").errors]
+        assert message in found, found
+
+
+def test_a_ceiling_has_its_own_mutants_and_the_proofs_kill_rounding_down() -> None:
+    found = [m for m in generate(STATUTE.ast) if m.kind == "rounding"]
+    assert [m.description for m in found] == [
+        "(b)(1): drop ceil: excess_income / $1,000 in rule reduction_steps",
+        "(b)(1): round down: ceil(excess_income / $1,000) in rule reduction_steps",
+    ]
+    down, _ = parse_encoding(found[1].apply(STATUTE.ast.source), "mutant.lex")
+    report = run(down, 5.0, 30.0)
+    broken = {o.check.name for o in report.outcomes if o.status == "VIOLATED"}
+    assert "each_thousand_or_fraction" in broken

@@ -834,6 +834,8 @@ class Model:
             return day_number(year, month, day)
         if expr.name == "floor":
             return z3.ToInt(args[0]) if not _is_int(args[0]) else args[0]
+        if expr.name == "ceil":
+            return -z3.ToInt(-args[0]) if not _is_int(args[0]) else args[0]
         if expr.name in ("min", "max"):
             result = args[0]
             for other in args[1:]:

@@ -342,7 +342,7 @@ class _Generator:
         elif isinstance(node, ast.Call) and node.name in ("min", "max") and len(node.args) > 1:
             self.cap(site, node)
             self.misplaced(site, node)
-        elif isinstance(node, ast.Call) and node.name == "floor" and len(node.args) == 1:
+        elif isinstance(node, ast.Call) and node.name in ("floor", "ceil") and len(node.args) == 1:
             self.rounding(site, node)
         elif (
             isinstance(node, ast.Ref) and node.name in self.members and node.name not in self.names
@@ -506,13 +506,17 @@ class _Generator:
                 )
 
     def rounding(self, site: _Site, node: ast.Call) -> None:
-        """A floor dropped, and a floor turned into rounding up (`floor(x) + 1`: the language
-        has no ceiling)."""
+        """A rounding dropped; a floor turned into one more (`floor(x) + 1`), a ceiling into a
+        floor."""
         (arg,) = node.args
         whole = self.text(node)
+        if node.name == "floor":
+            other = (f"({whole} + 1)", f"round up: {_snippet(whole, 48)} + 1")
+        else:
+            other = (f"floor({self.text(arg)})", f"round down: {_snippet(whole, 48)}")
         for text, description in (
-            (self.operand(arg, _ATOMS), f"drop floor: {_snippet(self.text(arg), 48)}"),
-            (f"({whole} + 1)", f"round up: {_snippet(whole, 48)} + 1"),
+            (self.operand(arg, _ATOMS), f"drop {node.name}: {_snippet(self.text(arg), 48)}"),
+            other,
         ):
             self.add(
                 "rounding",

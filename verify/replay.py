@@ -39,7 +39,7 @@ from lextrace.dsl.reserved import META_KEY, READINGS_KEY
 from lextrace.dsl.trace import display
 from lextrace.dsl.values import Derived, Value
 
-FUNCTIONS = ("floor", "min", "max")
+FUNCTIONS = ("floor", "ceil", "min", "max")
 
 
 @dataclass

@@ -34,12 +34,13 @@ section 24. "Child tax credit." {
          threshold amount." {
       rule excess_income: money per year = modified_agi - threshold_amount
         when modified_agi > threshold_amount reading I1;
-      # "or fraction thereof": whole steps rounded up; the language has floor only,
-      # so the ceiling is -floor(-x).
-      rule reduction_steps: number = -floor(-(excess_income / $1,000));
+      # "or fraction thereof": a part of $1,000 counts as a whole step.
+      rule reduction_steps: count = ceil(excess_income / $1,000);
       rule reduction: money = $50 * reduction_steps;
       rule credit: money = max(credit_before_limit - reduction, $0);
 
+      invariant each_thousand_or_fraction "Each $1,000, or fraction thereof, of the excess is one step.":
+        reduction_steps * $1,000 >= excess_income and reduction_steps * $1,000 < excess_income + $1,000;
       invariant credit_not_negative "The credit is reduced, but not below zero.":
         credit >= $0;
       invariant credit_at_most_allowance "The limitation only reduces the credit of subsection (a).":
