@@ -63,10 +63,31 @@ def _parse_readings(values: tuple[str, ...]) -> dict[str, str]:
     return chosen
 
 
+# The encoding the command loaded, named when a scenario does not fit it (a scenario written
+# for another encoding, run without --encoding, is refused field by field).
+_LOADED: list[Any] = []
+
+
 def _statute(encoding: str | None) -> Any:
     from .api import load_statute
 
-    return load_statute(encoding)
+    statute = load_statute(encoding)
+    _LOADED[:] = [statute]
+    return statute
+
+
+def _against(error: ScenarioError) -> str:
+    """Returns the line naming the encoding a scenario was read against, when a field of it is
+    unknown to that encoding; else ""."""
+    unknown = any(p.given == "an unknown field" for p in error.problems)
+    if not unknown or not _LOADED:
+        return ""
+    statute = _LOADED[0].ast
+    title = f"{statute.name}" + (f" ({statute.title})" if statute.title else "")
+    return (
+        f"\nlextrace: read against the encoding of {title}, {statute.path}; "
+        "give --encoding (or set LEXTRACE_ENCODING) to read it against another"
+    )
 
 
 def readings_option(function: F) -> F:
@@ -779,8 +800,11 @@ def _run(argv: list[str] | None) -> int:
     except click.ClickException as error:
         error.show()
         return EXIT_BAD_INPUT if error.exit_code == 2 else error.exit_code
-    except (EncodingError, ScenarioError) as error:
+    except EncodingError as error:
         click.echo(error.render(), err=True)
+        return EXIT_BAD_INPUT
+    except ScenarioError as error:
+        click.echo(error.render() + _against(error), err=True)
         return EXIT_BAD_INPUT
     except ReadingError as error:
         click.echo(f"--reading: {error}", err=True)

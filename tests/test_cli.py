@@ -374,3 +374,25 @@ def test_the_command_ends_without_teardown_but_runs_exit_handlers_and_waits_for_
         if code == 0:
             assert json.loads(done.stdout)["annual_credit"]  # the whole output, flushed
     assert marker.exists()
+
+
+def test_a_scenario_with_fields_the_encoding_lacks_names_the_encoding_it_was_read_against(
+    tmp_path: Path,
+) -> None:
+    """A scenario written for another encoding, run without --encoding, is refused field by
+    field; a last line says which encoding it was read against and how to name another."""
+    other = tmp_path / "other.json"
+    other.write_text('{"qualifying_children": 2, "modified_agi": "210500"}', encoding="utf-8")
+    done = lextrace_command("evaluate", str(other))
+    assert done.returncode == 2
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("lextrace: read against the encoding of N.J.S.A. 34:1B-343 (")
+    assert "nj-34-1b-343.lex; give --encoding" in last
+    # A scenario of this encoding with a bad value is not about the encoding: no such line.
+    scenario = json.loads((EXAMPLES / "distressed-manufacturer.json").read_text(encoding="utf-8"))
+    scenario["new_jobs"] = -1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(scenario), encoding="utf-8")
+    done = lextrace_command("evaluate", str(bad))
+    assert done.returncode == 2 and "new_jobs" in done.stderr
+    assert "read against" not in done.stderr
