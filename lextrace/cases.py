@@ -75,7 +75,8 @@ class CasesError(Exception):
     cases of the file whose form is right (to be checked against the encoding too), if any."""
 
     def __init__(self, problems: list[Problem], well_formed: CasesFile | None = None) -> None:
-        self.problems = problems
+        # In the order of the file (each file's problems together), whatever found them first.
+        self.problems = sorted(problems, key=lambda p: (p.file, p.line or 0, p.column or 0))
         self.well_formed = well_formed
         super().__init__(self.render())
 

@@ -429,3 +429,29 @@ cases:
     assert f"{cases}:8:14: case 'b': expect.ratoi" in completed.stderr
     assert "case 'b': expect.twice" in completed.stderr
     assert "4 problems in cases" in completed.stderr
+
+
+def test_the_problems_of_a_cases_file_come_in_the_order_of_the_file(tmp_path: Path) -> None:
+    """Problems found by different passes (the keys of each case, then their values against
+    the encoding) are reported by line and column."""
+    threshold = ROOT / "tests" / "other_statutes" / "threshold.lex"
+    cases = tmp_path / "bad.cases.yaml"
+    cases.write_text(
+        f"encoding: {threshold}\n"
+        "cases:\n"
+        "  - name: a\n"
+        '    scenario: {qualifying_children: 1, modified_agi: "1"}\n'
+        '    expect: {credt: "2000.00"}\n'
+        "  - name: b\n"
+        '    scenario: {qualifying_children: 1, modified_agi: "1"}\n'
+        '    expectt: {credit: "2000.00"}\n',
+        encoding="utf-8",
+    )
+    done = lextrace_command("test", str(cases))
+    assert done.returncode == exits.BAD_INPUT
+    positions = [
+        tuple(int(n) for n in line.split(":")[1:3])
+        for line in done.stderr.splitlines()
+        if line.startswith(str(cases) + ":")
+    ]
+    assert len(positions) >= 3 and positions == sorted(positions), done.stderr
