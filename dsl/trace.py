@@ -284,7 +284,8 @@ class Trace:
             if name == INPUT:
                 input_name = str(args[0])
                 declared = self.statute.inputs[input_name]
-                where = f"  [{self.statute.citation(parent.clause)}]" if parent else ""
+                clause = _reading_clause(parent, input_name) if parent else None
+                where = f"  [{self.statute.citation(clause)}]" if clause else ""
                 lines.append(
                     f"{prefix}{input_name} = {display(declared.type, self.value_of(key))}"
                     f"  ({self.input_origin(input_name)}){where}"
@@ -387,3 +388,25 @@ def _md_escape(text: str) -> str:
 def _reading_order(reading_id: str) -> tuple[int, str]:
     digits = reading_id.lstrip("I")
     return (int(digits), reading_id) if digits.isdigit() else (10**6, reading_id)
+
+
+def _reading_clause(step: Step, input_name: str) -> ast.Clause:
+    """Returns the clause that read an input for a step: the step's own, unless only the
+    condition of a case that did not apply read it (a case of (A) failing before the
+    `otherwise` of (B) applies reads its input in (A))."""
+    if not isinstance(step.definition, ast.Cases):
+        return step.clause
+    chosen = [step.case.expr, step.case.condition] if step.case is not None else []
+    if any(_names(expr, input_name) for expr in chosen):
+        return step.clause
+    for case in step.skipped_cases:
+        if _names(case.condition, input_name):
+            return case.clause
+    return step.clause
+
+
+def _names(expr: ast.Expr | None, name: str) -> bool:
+    """True when the expression reads the input or definition `name` by name."""
+    from .checker import walk
+
+    return any(isinstance(node, ast.Ref) and node.name == name for node in walk(expr))

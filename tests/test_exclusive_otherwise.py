@@ -113,3 +113,11 @@ def test_a_ceiling_has_its_own_mutants_and_the_proofs_kill_rounding_down() -> No
     report = run(down, 5.0, 30.0)
     broken = {o.check.name for o in report.outcomes if o.status == "VIOLATED"}
     assert "each_thousand_or_fraction" in broken
+
+
+def test_an_input_only_a_failed_case_read_is_cited_to_that_cases_clause() -> None:
+    """For a single filer, (A)'s condition read joint_return before (B)'s `otherwise` applied:
+    the input is cited to (A), whose words name it."""
+    single = STATUTE.evaluate(SCENARIOS[0], trace=True)
+    text = single.trace.explain(("threshold_amount",))
+    assert "joint_return = no  (input)  [26 U.S.C. § 24(b)(2)(A)]" in text
