@@ -358,3 +358,21 @@ def test_work_done_between_checks_is_not_charged_to_the_next_check() -> None:
     answer, _ = solve.decide([x > 1, x < 3], 1000)
     assert answer == z3.sat
     assert solve.work() - before < 0.05
+
+
+def test_a_run_does_the_same_work_whatever_the_process_decided_before() -> None:
+    """Each formula is decided in a Z3 context of its own: a proof run after another
+    encoding's, in the same process (a test worker, a mutants worker, `review`), does exactly
+    the work it does first. In Z3's shared context the same run did different work (and on
+    the bundled statute twice as much), which once left a monotone proof UNKNOWN on CI."""
+    from lextrace.statute import BUNDLED
+    from lextrace.verify import solve
+
+    first = load_statute(BUNDLED.with_name("nsw-cgr-2020-cl-5.lex")).ast
+    other = load_statute(BUNDLED.with_name("usc-26-132-c.lex")).ast
+    units = []
+    for statute in (first, other, first):
+        before = solve.METER.units
+        assert run(statute, 5.0, 30.0).ok
+        units.append(solve.METER.units - before)
+    assert units[0] == units[2] > 0, units

@@ -47,7 +47,7 @@ from .monotone import MonotoneProver
 from .opaque import holds_whatever_the_rules
 from .replay import judge_evaluates, judge_expr, judge_monotone, judge_value
 from .search import Found, Probe, Search
-from .solve import decide, work
+from .solve import Decided, decide, work
 from .terms import SymbolIndex
 from .witness import minimise
 
@@ -730,7 +730,7 @@ class Verifier:
             self._ties_lists[key] = (model, ties)
         return self._ties_lists[key][1]
 
-    def _decide(self, check: Check, *facts: Term) -> tuple[Any, z3.Solver]:
+    def _decide(self, check: Check, *facts: Term) -> tuple[Any, Decided]:
         """Returns Z3's answer for the facts under the input constraints, and its solver.
 
         A check that does not rest on a list is decided over scenarios that give no evidence
@@ -752,7 +752,7 @@ class Verifier:
             return decide([*constraints, *facts], self.timeout_ms)
         return self._split(check, [*constraints, *facts])
 
-    def _split(self, check: Check, facts: list[Term]) -> tuple[Any, z3.Solver]:
+    def _split(self, check: Check, facts: list[Term]) -> tuple[Any, Decided]:
         """Returns Z3's answer decided case by case: one case per combination of the values
         of the enum and bool inputs and the readings the facts read (at most SPLIT_CASES),
         all within `split_ms`; unsat only when every case is unsat, sat as soon as one is.
@@ -761,7 +761,7 @@ class Verifier:
         time, then the undecided ones share what is left."""
         cases = self._cases(facts) or [[]]
         deadline = work() + (self.split_ms or 1) / 1000
-        last: z3.Solver | None = None
+        last: Decided | None = None
         pending = list(range(len(cases)))
         for _ in range(2):
             undecided = []
@@ -780,7 +780,7 @@ class Verifier:
             if not pending:
                 break
         if last is None:
-            last = z3.Solver()
+            last = Decided(None, facts, z3.main_ctx())
         if pending:
             self.split_note = f"{len(pending)} of {len(cases)} cases undecided"
             return z3.unknown, last
@@ -962,7 +962,7 @@ class Verifier:
         self,
         check: Check,
         started: float,
-        solver: z3.Solver,
+        solver: Decided,
         validate: Callable[[dict[str, object]], dict[str, Value]],
     ) -> Outcome:
         """Returns the outcome of a check proved by a witness: PROVED when the evaluator

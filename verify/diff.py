@@ -33,7 +33,7 @@ from lextrace.dsl.checker import definition_expressions, reachable_definitions, 
 from lextrace.dsl.values import Value, cents_string, exact_string
 
 from .model import Model, Shared, Term, decimal_constraints, without_derived
-from .solve import check_counted, decide, work
+from .solve import decide, work
 
 EQUAL, DIFFERENT, UNKNOWN, ERROR = "equal", "different", "unknown", "error"
 ADDED, REMOVED, REWORDED, CHANGED, REVIEW = "added", "removed", "reworded", "changed", "review"
@@ -723,17 +723,15 @@ class Comparer:
         model = solver.model()
         # Prefer a witness in whole cents, which a scenario file states exactly.
         cents = [*decimal_constraints(self.before), *decimal_constraints(self.after)]
-        solver.push()
-        solver.add(*cents)
-        if check_counted(solver)[0] == z3.sat:
-            model = solver.model()
+        in_cents = solver.model_with(cents)
+        if in_cents is not None:
+            model = in_cents
         else:
             remaining = self.timeout_ms - int((work() - spent) * 1000)
             if remaining > 0:
                 retried, retry = decide([*self.valid, left != right, *cents], remaining)
                 if retried == z3.sat:
                     model = retry.model()
-        solver.pop()
         witness = self._witness(model)
         if witness.old_values is None or witness.new_values is None:
             return done(

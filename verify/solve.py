@@ -103,9 +103,55 @@ def work() -> float:
     return METER.spent()
 
 
-def decide(facts: Sequence[Any], timeout_ms: int) -> tuple[Any, z3.Solver]:
-    """Returns Z3's answer (sat, unsat or unknown) for the conjunction of `facts`, and the
-    solver that gave it (holding the model when sat), within `timeout_ms` of work in all."""
+class Decided:
+    """What `decide` answers with besides sat, unsat or unknown: the model (when sat) and the
+    reason (when unknown), in the context of the facts it was given."""
+
+    def __init__(self, solver: z3.Solver | None, facts: Sequence[Any], ctx: z3.Context) -> None:
+        self._solver = solver
+        self._facts = list(facts)
+        self._ctx = ctx
+
+    def model(self) -> z3.ModelRef:
+        """Returns the model of the facts (after a sat answer), over the facts' own terms."""
+        assert self._solver is not None
+        return self._solver.model().translate(self._ctx)
+
+    def model_with(self, extra: Sequence[Any]) -> z3.ModelRef | None:
+        """Returns a model of the facts and `extra` too, asked of the solver that answered sat
+        (within its own limit), or None when it finds none."""
+        assert self._solver is not None
+        own = self._solver.ctx
+        self._solver.push()
+        try:
+            self._solver.add(*[fact.translate(own) for fact in extra])
+            if check_counted(self._solver)[0] != z3.sat:
+                return None
+            return self._solver.model().translate(self._ctx)
+        finally:
+            self._solver.pop()
+
+    def assertions(self) -> list[Any]:
+        """Returns the facts decided."""
+        return list(self._facts)
+
+    def reason_unknown(self) -> str:
+        """Returns Z3's reason for its last unknown answer ("" when none)."""
+        return self._solver.reason_unknown() if self._solver is not None else ""
+
+
+def decide(facts: Sequence[Any], timeout_ms: int) -> tuple[Any, Decided]:
+    """Returns Z3's answer (sat, unsat or unknown) for the conjunction of `facts`, and what
+    else it said (the model when sat), within `timeout_ms` of work in all.
+
+    The facts are decided in a Z3 context of their own, into which they are copied: Z3's
+    heuristics depend on the state of the context they run in (the terms it has made, in what
+    order), so in a shared one an answer would depend on everything the process decided
+    before (another encoding's checks, the tests run before in the same worker). In a context
+    of its own, the answer is a function of the facts alone."""
+    ctx = facts[0].ctx if facts else z3.main_ctx()
+    own = z3.Context()
+    copied = [fact.translate(own) for fact in facts]
     limit = work() + timeout_ms / 1000
     last: z3.Solver | None = None
     rounds = [(logic, seed, SLICE_MS) for logic, seed in ATTEMPTS]
@@ -116,17 +162,15 @@ def decide(facts: Sequence[Any], timeout_ms: int) -> tuple[Any, z3.Solver]:
         if left_ms <= 0:
             break
         call_ms = max(1, min(slice_ms, left_ms))
-        solver = z3.SolverFor(logic) if logic else z3.Solver()
+        solver = z3.SolverFor(logic, ctx=own) if logic else z3.Solver(ctx=own)
         solver.set(
             rlimit=max(1, call_ms * UNITS_PER_SECOND // 1000),
             timeout=call_ms * CALL_SLACK + CLOCK_GRACE_MS,
             random_seed=seed,
         )
-        solver.add(*facts)
+        solver.add(*copied)
         answer, _ = check_counted(solver)
         last = solver
         if answer != z3.unknown:
-            return answer, solver
-    if last is None:
-        last = z3.Solver()
-    return z3.unknown, last
+            return answer, Decided(solver, facts, ctx)
+    return z3.unknown, Decided(last, facts, ctx)
