@@ -490,11 +490,13 @@ class _Translation:
             up = expr.name == "ceil"  # ceil(n / d) = -floor(-n / d)
             if not value.whole:
                 den, over = self.den_value(value.den)
-                q = self.named(f"-((-{value.value}) // {den})" if up else f"{value.value} // {den}")
+                q = self.named(
+                    f"-((-({value.value})) // {den})" if up else f"{value.value} // {den}"
+                )
                 value = replace(value, bad=self.named(_or(value.bad, over)))
             if value.scale != 1:
                 s = value.scale
-                q = self.named(f"-((-{q}) // {s}) * {s}" if up else f"({q} // {s}) * {s}")
+                q = self.named(f"-((-({q})) // {s}) * {s}" if up else f"({q} // {s}) * {s}")
             return _Value("num", q, value.bad, scale=value.scale)
         definition = self.statute.definitions[expr.name]
         given = dict(expr.kwargs)

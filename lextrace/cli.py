@@ -786,6 +786,7 @@ def _run(argv: list[str] | None) -> int:
     from .api import ReadingError
     from .dsl.evaluator import EvaluationError
 
+    _LOADED.clear()  # a command run in this process before loaded its own
     try:
         code = cli.main(args=argv, prog_name="lextrace", standalone_mode=False)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at the exit
