@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import ast, dates
+from .checker import walk
 from .evaluator import INPUT, AggregateUse, Evaluation, Key, Step, step_label
 from .values import Value, cents_string, decimal_string, dollars, exact_string, percent
 
@@ -407,6 +408,4 @@ def _reading_clause(step: Step, input_name: str) -> ast.Clause:
 
 def _names(expr: ast.Expr | None, name: str) -> bool:
     """True when the expression reads the input or definition `name` by name."""
-    from .checker import walk
-
     return any(isinstance(node, ast.Ref) and node.name == name for node in walk(expr))

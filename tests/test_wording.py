@@ -338,29 +338,33 @@ def test_the_same_negation_is_refused_where_the_words_are_positive(
     assert_refused(variant, new, "50", "“greater than 50” means >")
 
 
-def test_a_comparison_under_not_may_be_the_negation(tmp_path: Path, encoding_source: str) -> None:
-    old = "$1,000 when mri_distress_score > 50"
-    right = write_variant(
-        tmp_path, encoding_source, old, "$1,000 when not (mri_distress_score <= 50)"
-    )
-    assert errors(right) == []
-    new = "$1,000 when not (mri_distress_score < 50)"
-    wrong = write_variant(tmp_path, encoding_source, old, new)
-    assert_refused(wrong, new, "50", "“greater than 50” means > (or its negation, under `not`)")
-
-
-def test_an_invariant_may_state_the_other_side_of_the_words_condition(
-    tmp_path: Path, encoding_source: str
+@pytest.mark.parametrize(
+    ("old", "right", "wrong", "polarity"),
+    [
+        # A comparison under `not` may be the negation of the words' comparator.
+        (
+            "$1,000 when mri_distress_score > 50",
+            "$1,000 when not (mri_distress_score <= 50)",
+            "$1,000 when not (mri_distress_score < 50)",
+            "under `not`",
+        ),
+        # An invariant may state the other side of the words' condition; a moved boundary (50
+        # itself earning nothing, against "greater than 50") is still refused.
+        (
+            "not (mri_distress_score > 50) implies distress_score_bonus = $0",
+            "mri_distress_score <= 50 implies distress_score_bonus = $0",
+            "mri_distress_score < 50 implies distress_score_bonus = $0",
+            "in an invariant",
+        ),
+    ],
+    ids=["under-not", "invariant"],
+)
+def test_a_comparison_may_be_the_negation_where_its_polarity_allows(
+    tmp_path: Path, encoding_source: str, old: str, right: str, wrong: str, polarity: str
 ) -> None:
-    old = "not (mri_distress_score > 50) implies distress_score_bonus = $0"
-    right = write_variant(
-        tmp_path, encoding_source, old, "mri_distress_score <= 50 implies distress_score_bonus = $0"
-    )
-    assert errors(right) == []
-    # The boundary moved: 50 itself would earn nothing, against "greater than 50".
-    new = "mri_distress_score < 50 implies distress_score_bonus = $0"
-    wrong = write_variant(tmp_path, encoding_source, old, new)
-    assert_refused(wrong, new, "50", "“greater than 50” means > (or its negation, in an invariant)")
+    assert errors(write_variant(tmp_path, encoding_source, old, right)) == []
+    variant = write_variant(tmp_path, encoding_source, old, wrong)
+    assert_refused(variant, wrong, "50", f"“greater than 50” means > (or its negation, {polarity})")
 
 
 # ---- a statute of its own ----------------------------------------------------------------------

@@ -41,6 +41,7 @@ from .model import (
     Term,
     decimal_constraints,
     in_whole_cents,
+    none_holds,
     scenario_text,
 )
 from .monotone import MonotoneProver
@@ -273,17 +274,18 @@ class Verifier:
                     p.name: model.constant(v)
                     for p, v in zip(definition.params, values, strict=True)
                 }
-                conditions = [
+                conditioned = [
                     (case, model.expr(case.condition, bound, true, record=False))
                     for case in definition.cases
                     if case.condition is not None
                 ]
-                fallback = [case for case in definition.cases if case.condition is None]
-                if fallback:
-                    # The `otherwise` case (last): reached when none before it held, in either
-                    # order; never one of two exclusive cases that both hold.
-                    others = [z3.Not(c) for _, c in conditions]
-                    conditions.append((fallback[0], z3.And(*others) if others else true))
+                # The `otherwise` case (last) applies when no other does, in either order; it
+                # is never one of two exclusive cases that both hold.
+                conditions = conditioned + [
+                    (case, none_holds([c for _, c in conditioned]))
+                    for case in definition.cases
+                    if case.condition is None
+                ]
                 citation = self.citation(definition.clause)
                 demand, computing = self._computed(definition.name, values)
                 if definition.otherwise is None and all(c.condition for c in definition.cases):
@@ -309,8 +311,7 @@ class Verifier:
                         ),
                     )
                 if definition.order == "exclusive":
-                    pairs = [(c, term) for c, term in conditions if c.condition is not None]
-                    for (case_a, a), (case_b, b) in _pairs(pairs):
+                    for (case_a, a), (case_b, b) in _pairs(conditioned):
                         yield Check(
                             name=f"exclusive: {definition.name} {case_a.clause.short_citation} / "
                             f"{case_b.clause.short_citation}",

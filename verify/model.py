@@ -114,6 +114,11 @@ class Shared:
     readings: dict[str, Term] = field(default_factory=dict)
 
 
+def none_holds(conditions: list[Term]) -> Term:
+    """Returns "none of the conditions holds": when an `otherwise` case applies."""
+    return z3.And(*[z3.Not(c) for c in conditions]) if conditions else z3.BoolVal(True)
+
+
 class Model:
     """The Z3 translation of a statute for one copy of the inputs (`tag` names the copy)."""
 
@@ -440,7 +445,6 @@ class Model:
         self, definition: ast.Rule | ast.Cases, bound: Mapping[str, Term], reached: Term
     ) -> Term:
         """Returns a definition's own value (its rule or cases), computed when `reached`."""
-        true = z3.BoolVal(True)
         if isinstance(definition, ast.Rule):
             assert definition.expr is not None
             if definition.condition is None:
@@ -455,7 +459,7 @@ class Model:
                 # Last: in first-match order it is reached only when none before it held; in
                 # exclusive cases it holds when none of the others does.
                 others = [c for c, _ in conditions] if definition.order == "exclusive" else []
-                conditions.append((z3.And(*[z3.Not(c) for c in others]) if others else true, case))
+                conditions.append((none_holds(others), case))
             else:
                 self.clauses.append(case.clause)
                 condition = self.expr(case.condition, bound, guard)
