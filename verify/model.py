@@ -20,6 +20,7 @@ import z3
 
 from lextrace.dsl import ast, dates
 from lextrace.dsl.ast import param_values
+from lextrace.dsl.checker import walk
 from lextrace.dsl.values import Value
 
 Term = Any  # a z3 expression
@@ -159,6 +160,8 @@ class Model:
         self.given: dict[str, Term] = {}
         self.readings: dict[str, Term] = {}
         self.constraints: list[Term] = []
+        # Each input's constraints (its type, bounds, requirement), in `constraints` too.
+        self.input_facts: dict[str, list[Term]] = {}
         self.obligations: list[Obligation] = []
         self.memo: dict[tuple[str, tuple[Value, ...]], Term] = {}
         # For each definition with exceptions and its arguments, each exception (the highest
@@ -225,7 +228,29 @@ class Model:
             if declared.type.kind == "list":
                 self._declare_list(declared)
         for declared in self.statute.inputs.values():
-            self.constraints.extend(self._input_constraints(declared))
+            if self.base is not None and not self._reads_vary(declared):
+                # The same variables under the same declaration: the base's very terms.
+                facts = self.base.input_facts[declared.name]
+            else:
+                facts = self._input_constraints(declared)
+            self.input_facts[declared.name] = facts
+            self.constraints.extend(facts)
+
+    def _reads_vary(self, declared: ast.Input) -> bool:
+        """Whether the declaration of an input speaks of the input this copy varies (it is
+        that input, or its bounds or its requirement name it)."""
+        if self.vary is None:
+            return False
+        expressions = [
+            *(b.value for b in declared.bounds),
+            *(b.when for b in declared.bounds),
+            declared.required_when,
+        ]
+        return declared.name == self.vary or any(
+            isinstance(node, ast.Ref) and node.name == self.vary
+            for expr in expressions
+            for node in walk(expr)
+        )
 
     def _declare_list(self, declared: ast.Input) -> None:
         """Declares a list input's element terms (shared with `base` unless it is `vary`) and
