@@ -19,7 +19,13 @@ from importlib import resources
 from typing import Any, cast
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (
+    LarkError,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+)
 
 from . import ast, dates, limits
 from .errors import Diagnostic, EncodingError, line_column
@@ -50,6 +56,22 @@ _TERMINAL_WORDS = {
 def _parser() -> Lark:
     grammar = resources.files(__package__).joinpath("lextrace.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+@functools.cache
+def _expression_parser() -> Lark:
+    return Lark(grammar_text(), parser="lalr", start="expr")
+
+
+def parses_as_expression(text: str) -> bool:
+    """Returns whether `text` is one expression of the language, by its syntax alone (names
+    and types are not looked at): what may stand wherever a rule's, a case's or a condition's
+    expression stands."""
+    try:
+        _expression_parser().parse(text)
+    except LarkError:
+        return False
+    return True
 
 
 def grammar_text() -> str:

@@ -45,7 +45,7 @@ from typing import Any
 from lextrace.dsl import ast
 from lextrace.dsl.checker import walk
 from lextrace.dsl.errors import EncodingError
-from lextrace.dsl.parser import parse_encoding
+from lextrace.dsl.parser import parse_encoding, parses_as_expression
 from lextrace.outputs import stops_held
 
 from .limits import DEFAULT_BUDGET, DEFAULT_TIMEOUT
@@ -255,12 +255,41 @@ class _Generator:
         self.source = statute.source
         self.members = _members(statute)
         self.names = set(statute.inputs) | set(statute.definitions)
+        self.sites = _sites(statute)
         self.found: list[tuple[int, int, str, str, ast.Clause, str, tuple[Edit, ...]]] = []
 
-    def parses(self, source: str) -> bool:
-        """True when `source` still parses (a composed edit must never break the syntax)."""
+    def parses(self, edits: tuple[Edit, ...]) -> bool:
+        """True when the source still parses with `edits` made (a composed edit must never
+        break the syntax).
+
+        Edits inside the expressions of rules, cases and exceptions are judged on those
+        expressions alone, each parsed as an expression (a whole parse of a large encoding
+        per mutant took most of the generation); any other edit, or an expression that does
+        not parse alone, on the whole edited source."""
+        by_site: dict[int, list[Edit]] = {}
+        for edit in edits:
+            site = next(
+                (
+                    index
+                    for index, s in enumerate(self.sites)
+                    if s.expr.span.start <= edit.start and edit.end <= s.expr.span.end
+                ),
+                None,
+            )
+            if site is None:
+                return self._parses_whole(edits)
+            by_site.setdefault(site, []).append(edit)
+        for index, inside in by_site.items():
+            span = self.sites[index].expr.span
+            text = Mutant("", "", "", 0, "", "", tuple(inside)).apply(self.source)
+            end = span.end + len(text) - len(self.source)
+            if not parses_as_expression(text[span.start : end]):
+                return self._parses_whole(edits)
+        return True
+
+    def _parses_whole(self, edits: tuple[Edit, ...]) -> bool:
         try:
-            parse_encoding(source, "mutant.lex")
+            parse_encoding(Mutant("", "", "", 0, "", "", edits).apply(self.source), "mutant.lex")
         except EncodingError:
             return False
         return True
@@ -298,7 +327,7 @@ class _Generator:
         self.found.append((at.start, order, kind, owner, clause, description, tuple(edits)))
 
     def generate(self) -> list[Mutant]:
-        sites = _sites(self.statute)
+        sites = self.sites
         for site in sites:
             for node in walk(site.expr):
                 self.node(site, node)
@@ -310,9 +339,7 @@ class _Generator:
         mutants: list[Mutant] = []
         seen: set[str] = {self.source}
         for _, _, kind, owner, clause, description, edits in self.found:
-            if kind in _COMPOSED and not self.parses(
-                Mutant("", kind, "", 0, owner, "", edits).apply(self.source)
-            ):
+            if kind in _COMPOSED and not self.parses(edits):
                 continue
             mutant = Mutant(
                 id=f"M{len(mutants) + 1:03d}",
