@@ -39,7 +39,6 @@ from lextrace.verify.mutants import (
     to_json,
 )
 
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
