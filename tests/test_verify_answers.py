@@ -376,3 +376,32 @@ def test_a_run_does_the_same_work_whatever_the_process_decided_before() -> None:
         assert run(statute, 5.0, 30.0).ok
         units.append(solve.METER.units - before)
     assert units[0] == units[2] > 0, units
+
+
+def test_the_contexts_made_ahead_are_new_and_each_given_once() -> None:
+    """Contexts made ahead on their own thread: each one taken is a new context, never handed
+    out twice, even to several threads at once, and formulas decided in them get their
+    answers and models."""
+    import threading
+
+    import z3
+
+    from lextrace.verify import solve
+
+    taken: list[z3.Context] = []
+
+    def take() -> None:
+        for _ in range(20):
+            taken.append(solve.CONTEXTS.take())
+
+    threads = [threading.Thread(target=take) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len({id(c) for c in taken}) == len({c.ref().value for c in taken}) == 80
+    x = z3.Int("x")
+    for facts, expected in (([x > 2, x < 3], z3.unsat), ([x > 2, x < 4], z3.sat)):
+        answer, decided = solve.decide(facts, 1000)
+        assert answer == expected
+    assert decided.model()[x].as_long() == 3
