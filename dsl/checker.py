@@ -290,7 +290,7 @@ class _Checker:
             if operand is not None and operand != ast.DATE:
                 self.report(
                     expr.span,
-                    f"'{expr.part} of' takes a date, given a {_describe(operand)}",
+                    f"'{expr.part} of' takes a date, given {_given(operand)}",
                     clause,
                 )
             return ast.COUNT
@@ -420,7 +420,7 @@ class _Checker:
         found = self.infer(expr, params, clause)
         if found is not None and found != ast.BOOL:
             self.report(
-                expr.span, f"{where} needs a condition (bool), given a {_describe(found)}", clause
+                expr.span, f"{where} needs a condition (bool), given {_given(found)}", clause
             )
 
     def unify(
@@ -464,7 +464,7 @@ class _Checker:
                     if found is not None and found != ast.COUNT:
                         self.report(
                             arg.span,
-                            f"date() takes whole numbers (counts), given a {_describe(found)}",
+                            f"date() takes whole numbers (counts), given {_given(found)}",
                             clause,
                         )
                 return ast.DATE
@@ -476,7 +476,7 @@ class _Checker:
                 if isinstance(only, ast.Type) and not only.is_dimensionless:
                     self.report(
                         expr.args[0].span,
-                        f"{expr.name}() counts whole steps of a ratio; given a {_describe(only)}",
+                        f"{expr.name}() counts whole steps of a ratio; given {_given(only)}",
                         clause,
                         hint="divide by an amount of the same unit first",
                     )
@@ -520,7 +520,7 @@ class _Checker:
                 self.report(
                     given[param.name].span,
                     f"argument '{param.name}' of "
-                    f"'{expr.name}' must be a {param.type}, given a {_describe(found)}",
+                    f"'{expr.name}' must be a {param.type}, given {_given(found)}",
                     clause,
                 )
         for name, arg in expr.kwargs:
@@ -1156,8 +1156,8 @@ class _Checker:
                     if found is not None and found != ast.DATE:
                         self.report(
                             bound.value.span,
-                            f"the bound of '{declared.name}' must be a date, given a "
-                            f"{_describe(found)}",
+                            f"the bound of '{declared.name}' must be a date, given "
+                            f"{_given(found)}",
                         )
                     if bound.when is not None:
                         self.expect_bool(bound.when, (), None, "'when'")
@@ -1174,7 +1174,7 @@ class _Checker:
                     self.report(
                         bound.value.span,
                         f"the bound of '{declared.name}' must be a "
-                        f"{declared.type}, given a {_describe(found)}",
+                        f"{declared.type}, given {_given(found)}",
                     )
                 if bound.when is not None:
                     self.expect_bool(bound.when, (), None, "'when'")
@@ -1628,6 +1628,30 @@ def _describe(found: ExprType) -> str:
     if isinstance(found, EnumMember):
         return f"enum member '{found.name}'"
     return str(found)
+
+
+# How a value of each type kind is spoken of after "given", with its article.
+_SPOKEN = {
+    "money": "an amount of money",
+    "count": "a count",
+    "number": "a number",
+    "share": "a share",
+    "bool": "a condition (bool)",
+    "date": "a date",
+    "duration": "a duration",
+    "text": "a text",
+}
+
+
+def _given(found: ExprType) -> str:
+    """Returns how a message names what was given: "an amount of money per year", "a count",
+    "enum member 'b1'"."""
+    if isinstance(found, ast.Type) and found.kind in _SPOKEN:
+        spoken = _SPOKEN[found.kind]
+        return f"{spoken} per {found.per}" if found.per else spoken
+    if isinstance(found, EnumMember):
+        return _describe(found)
+    return f"a value of {found}"  # an enum's or a list's type, named in full
 
 
 def check_statute(statute: ast.Statute) -> list[Diagnostic]:

@@ -225,7 +225,7 @@ section 1. "T." {{
         ("rule r: bool = start > 5;", "cannot compare date with count"),
         ("rule r: bool = start - end > 30;", "cannot compare duration with count"),
         ("rule r: count = start;", "rule 'r' is declared count, but its value is a date"),
-        ("rule r: count = year of pay;", "'year of' takes a date, given a money"),
+        ("rule r: count = year of pay;", "'year of' takes a date, given an amount of money"),
         ("rule r: date = start when pay > $5;", "a date rule cannot have 'when'"),
         ("rule r: duration = start * 2;", "cannot multiply date and count"),
         ("rule r: date = start + 2 years;", "the duration 2 years in 'r' is not stated"),

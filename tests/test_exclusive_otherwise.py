@@ -91,7 +91,10 @@ def test_the_proofs_never_count_the_otherwise_case_as_a_second_case() -> None:
 def test_ceil_takes_one_ratio_like_floor(tmp_path: Path) -> None:
     source = THRESHOLD.read_text(encoding="utf-8")
     for wrong, message in (
-        ("ceil(excess_income)", "ceil() counts whole steps of a ratio; given a money per year"),
+        (
+            "ceil(excess_income)",
+            "ceil() counts whole steps of a ratio; given an amount of money per year",
+        ),
         ("ceil(excess_income / $1,000, 2)", "ceil() takes one argument"),
     ):
         changed = source.replace("ceil(excess_income / $1,000)", wrong)
