@@ -1156,8 +1156,7 @@ class _Checker:
                     if found is not None and found != ast.DATE:
                         self.report(
                             bound.value.span,
-                            f"the bound of '{declared.name}' must be a date, given "
-                            f"{_given(found)}",
+                            f"the bound of '{declared.name}' must be a date, given {_given(found)}",
                         )
                     if bound.when is not None:
                         self.expect_bool(bound.when, (), None, "'when'")
