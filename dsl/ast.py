@@ -86,6 +86,8 @@ DURATION = Type("duration")
 LiteralUnit = TypingLiteral["money", "percent", "number", "bool", "date", "duration"]
 DateRounding = TypingLiteral["refuse-ambiguous", "round-down", "round-up"]
 BoundKind = TypingLiteral["min", "above", "max"]
+# Whether a monotone property says its results rise or fall with its inputs.
+MonotoneDirection = TypingLiteral["rise", "fall"]
 TextMark = TypingLiteral["discretionary", "text_only"]
 CasesOrder = TypingLiteral["first-match", "exclusive"]
 LogicOp = TypingLiteral["and", "or", "implies"]
@@ -473,7 +475,9 @@ class Invariant:
 @dataclass
 class Monotone:
     """A relational property over two scenarios: raising any one of `inputs` (false to true,
-    a larger number, a later enum member), all else equal, never lowers any of `results`."""
+    a larger number, a later enum member), all else equal, never lowers any of `results`
+    (`direction` "rise", written `rise with`), or never raises any of them ("fall", written
+    `fall with`)."""
 
     name: str
     description: str
@@ -482,6 +486,12 @@ class Monotone:
     span: Span
     readings: tuple[str, ...]
     clause: Clause = field(repr=False)
+    direction: MonotoneDirection = "rise"
+
+    @property
+    def falls(self) -> bool:
+        """True for `fall with`: raising an input never raises a result."""
+        return self.direction == "fall"
 
 
 ClauseItem = "Clause | TextPiece | Rule | Cases | Case | ExceptionRule | Invariant"

@@ -695,7 +695,7 @@ class _Builder:
                 invariant = self.invariant(child, clause)
                 self.invariants.append(invariant)
                 clause.items.append(invariant)
-            elif kind == "monotone":
+            elif kind in ("monotone", "monotone_fall"):
                 monotone = self.monotone(child, clause)
                 self.monotones.append(monotone)
                 clause.items.append(monotone)
@@ -1016,6 +1016,7 @@ class _Builder:
             span=_span(tree),
             readings=readings,
             clause=clause,
+            direction="fall" if tree.data == "monotone_fall" else "rise",
         )
 
     # ---- expressions ----------------------------------------------------------------------

@@ -87,6 +87,7 @@ class Check:
     confirm: Callable[[list[dict[str, Value]], dict[str, str]], Confirmation] | None = None
     second: Model | None = None
     compositional: tuple[str, list[str]] | None = None  # (input, results) of a monotone check
+    falls: bool = False  # a monotone check's results must never rise (`fall with`)
     lemma: str | None = None  # an invariant that, once proved, serves later proofs
     replay: dict[str, Any] | None = None  # what a counterexample file names (verify/replay.py)
     # A satisfiability check (its premise, with a `True` claim) proved only by a witness: the
@@ -215,8 +216,9 @@ class Verifier:
 
     def monotone_checks(self) -> Iterator[Check]:
         """Yields one check per monotone property and input it names: raising the input never
-        lowers any of the results. It is proved compositionally (see verify/monotone.py);
-        when that fails, the two whole copies are searched for a counterexample."""
+        lowers any of the results (`rise with`), or never raises any of them (`fall with`).
+        It is proved compositionally (see verify/monotone.py); when that fails, the two whole
+        copies are searched for a counterexample."""
         first = self.first
         for monotone in self.statute.monotones:
             results = [name for name, _ in monotone.results]
@@ -244,9 +246,13 @@ class Verifier:
                     else after > before
                 )
                 premise = z3.And(rises, *second.constraints)
-                claim = z3.Implies(
-                    premise, z3.And(*[second.term(r) >= first.term(r) for r in results])
-                )
+                moved = [
+                    second.term(r) <= first.term(r)
+                    if monotone.falls
+                    else second.term(r) >= first.term(r)
+                    for r in results
+                ]
+                claim = z3.Implies(premise, z3.And(*moved))
                 yield Check(
                     name=f"{monotone.name}[{input_name}]",
                     kind="monotone",
@@ -256,10 +262,11 @@ class Verifier:
                     claim=claim,
                     premise=premise,
                     pair=True,
-                    confirm=self._confirm_monotone(input_name, results),
+                    confirm=self._confirm_monotone(input_name, results, monotone.falls),
                     second=second,
                     compositional=(input_name, results),
-                    probe=Probe(input=input_name, results=tuple(results)),
+                    falls=monotone.falls,
+                    probe=Probe(input=input_name, results=tuple(results), falls=monotone.falls),
                     replay={"name": monotone.name, "input": input_name},
                 )
 
@@ -627,9 +634,11 @@ class Verifier:
 
         return confirm
 
-    def _confirm_monotone(self, input_name: str, results: list[str]) -> Callable[..., Confirmation]:
+    def _confirm_monotone(
+        self, input_name: str, results: list[str], falls: bool
+    ) -> Callable[..., Confirmation]:
         def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
-            found = judge_monotone(self.program, input_name, results, scenarios, readings)
+            found = judge_monotone(self.program, input_name, results, scenarios, readings, falls)
             return Confirmation(found.violated, found.detail)
 
         return confirm
@@ -878,10 +887,11 @@ class Verifier:
             # The local steps share one timeout; the whole formula below has its own.
             self.monotone.deadline = work() + self.timeout_ms / 1000
             try:
-                proof = self.monotone.prove(input_name, results)
+                proof = self.monotone.prove(input_name, results, check.falls)
             finally:
                 self.monotone.deadline = None
-            if all(proof.directions.get((r, ())) == "up" for r in results):
+            wanted = "down" if check.falls else "up"
+            if all(proof.directions.get((r, ())) in (wanted, "same") for r in results):
                 return Outcome(
                     check,
                     PROVED,

@@ -26,7 +26,8 @@ Key = tuple[str, tuple[Any, ...]]
 # The time a small, abstract formula gets before the next, more concrete tier is tried: small
 # formulas are decided at once when they can be, but Z3's luck varies with the process's state.
 QUICK_MS = 2000
-Direction = Literal["up", "down", "unknown"]
+# "same": a result that does not depend on the input, equal in both copies.
+Direction = Literal["up", "down", "same", "unknown"]
 
 
 @dataclass
@@ -252,8 +253,10 @@ class MonotoneProver:
             )
         return found[1]
 
-    def prove(self, input_name: str, results: list[str]) -> MonotoneProof:
-        """Returns the proved direction of every instance the results need (w.r.t. the input)."""
+    def prove(self, input_name: str, results: list[str], falls: bool = False) -> MonotoneProof:
+        """Returns the proved direction of every instance the results need (w.r.t. the input):
+        each step tried rising first, or falling first when the property says the results
+        fall (a step that stays the same proves both, and is named by the first tried)."""
         first = self.first
         second = self.second_for(input_name)
         for result in results:
@@ -279,7 +282,7 @@ class MonotoneProver:
             if (result, ()) not in moving:
                 # A result that does not depend on the input is a function of what the two
                 # copies share: it is the same in both, so it never falls.
-                proof.directions[(result, ())] = "up"
+                proof.directions[(result, ())] = "same"
         for key in order:
             proof.steps += 1
             direction: Direction = "unknown"
@@ -292,7 +295,7 @@ class MonotoneProver:
                 facts, before_term, after_term = self._local(
                     key, moving, proof, second, rises, input_name, tier
                 )
-                for candidate in ("up", "down"):
+                for candidate in ("down", "up") if falls else ("up", "down"):
                     claim = _moved(before_term, after_term, candidate)  # type: ignore[arg-type]
                     size = len(self.cache)
                     if self._unsat([*facts, z3.Not(claim)], quick):

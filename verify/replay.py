@@ -135,9 +135,11 @@ def judge_monotone(
     results: list[str],
     scenarios: list[dict[str, Value]],
     readings: Mapping[str, str],
+    falls: bool = False,
 ) -> Judgement:
     """Returns whether raising `input_name` from the first scenario to the second lowers any
-    of `results`, with the input and every result before and after."""
+    of `results` (raises any of them, when the property says they `fall`), with the input and
+    every result before and after."""
     statute = program.statute
     selected = _selected(statute, readings)
     before = evaluate(program, scenarios[0], selected)
@@ -163,17 +165,19 @@ def judge_monotone(
             f"{display(declared.type, scenarios[1][input_name])}",
         )
     ]
-    lowered = []
+    moved = []
+    mark, word = ("RAISED", "higher") if falls else ("LOWERED", "lower")
     for name in results:
         old, new = before.get(name), after.get(name)
         type_ = statute.definitions[name].type
-        mark = "  LOWERED" if new < old else ""  # type: ignore[operator]
-        terms.append((name, f"{display(type_, old)} -> {display(type_, new)}{mark}"))
-        if new < old:  # type: ignore[operator]
-            lowered.append(f"{name} ({old} -> {new})")
-    if lowered:
-        return Judgement(True, "the evaluator finds lower " + ", ".join(lowered), terms)
-    return Judgement(False, "the evaluator finds nothing lowered", terms)
+        breaks = new > old if falls else new < old  # type: ignore[operator]
+        shown = f"{display(type_, old)} -> {display(type_, new)}"
+        terms.append((name, f"{shown}  {mark}" if breaks else shown))
+        if breaks:
+            moved.append(f"{name} ({old} -> {new})")
+    if moved:
+        return Judgement(True, f"the evaluator finds {word} " + ", ".join(moved), terms)
+    return Judgement(False, f"the evaluator finds nothing {mark.lower()}", terms)
 
 
 def judge_evaluates(
@@ -255,7 +259,7 @@ def judge(
         if monotone is None or input_name not in dict(monotone.inputs) or len(scenarios) != 2:
             return None
         results = [name for name, _ in monotone.results]
-        return judge_monotone(program, input_name, results, scenarios, readings)
+        return judge_monotone(program, input_name, results, scenarios, readings, monotone.falls)
     if kind == "bound":
         name = target.get("name")
         if name not in statute.definitions:

@@ -57,11 +57,12 @@ Single = Callable[[Evaluation], bool]
 @dataclass
 class Probe:
     """What the search asks of one check: `single` on one evaluation, or, for a pair, that
-    raising `input` lowers none of `results`."""
+    raising `input` lowers none of `results` (raises none of them, when they `falls`)."""
 
     single: Single | None = None
     input: str | None = None
     results: tuple[str, ...] = ()
+    falls: bool = False
 
 
 @dataclass
@@ -363,7 +364,7 @@ class Search:
             for name, probe in list(pairs.items()):
                 if probe.input != input_name:
                     continue
-                if _lowered(before[0], after[0], probe.results):
+                if _moved_wrong(before[0], after[0], probe.results, probe.falls):
                     found[name] = Found(
                         [before[1], after[1]],
                         [before[2], after[2]],
@@ -507,8 +508,13 @@ def _broken(single: Single, evaluation: Evaluation) -> bool:
         return False
 
 
-def _lowered(before: Evaluation, after: Evaluation, results: tuple[str, ...]) -> bool:
+def _moved_wrong(
+    before: Evaluation, after: Evaluation, results: tuple[str, ...], falls: bool
+) -> bool:
+    """Whether a result went the way the property forbids: down (or up, when it `falls`)."""
     try:
+        if falls:
+            return any(after.get(r) > before.get(r) for r in results)  # type: ignore[operator]
         return any(after.get(r) < before.get(r) for r in results)  # type: ignore[operator]
     except (EvaluationError, ScenarioError, ZeroDivisionError, KeyError, TypeError):
         return False

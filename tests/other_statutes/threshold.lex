@@ -51,6 +51,8 @@ section 24. "Child tax credit." {
         credit rise with qualifying_children;
       monotone joint_return_never_lowers "A joint return's higher threshold never lowers the credit.":
         credit rise with joint_return;
+      monotone more_income_never_more_credit "A higher income never raises the credit.":
+        credit fall with modified_agi;
     }
     (2) "Threshold amount. For purposes of paragraph (1), the term “threshold amount” means—" {
       cases threshold_amount: money per year exclusive;
