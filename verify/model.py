@@ -237,17 +237,19 @@ class Model:
             self.constraints.extend(facts)
 
     def _reads_vary(self, declared: ast.Input) -> bool:
-        """Whether the declaration of an input speaks of the input this copy varies (it is
-        that input, or its bounds or its requirement name it)."""
-        if self.vary is None:
-            return False
+        """Whether the declaration of an input may speak of what this copy has of its own: it
+        is the input this copy varies, or its bounds or its requirement name that input, or
+        name a rule (which may read it, or which this copy gives another term)."""
         expressions = [
             *(b.value for b in declared.bounds),
             *(b.when for b in declared.bounds),
             declared.required_when,
         ]
+        definitions = self.statute.definitions
         return declared.name == self.vary or any(
-            isinstance(node, ast.Ref) and node.name == self.vary
+            (isinstance(node, ast.Ref) and node.name == self.vary)
+            or (isinstance(node, ast.Ref | ast.Call) and node.name in definitions)
+            or isinstance(node, ast.BonusSum)
             for expr in expressions
             for node in walk(expr)
         )
