@@ -418,3 +418,34 @@ def test_the_contexts_made_ahead_are_new_and_each_given_once() -> None:
         answer, decided = solve.decide(facts, 1000)
         assert answer == expected
     assert decided.model()[x].as_long() == 3
+
+
+def test_a_forked_child_makes_its_own_contexts() -> None:
+    """A process forked after contexts were made ahead (a user's multiprocessing pool, say)
+    has none of its parent's threads: it makes its own contexts instead of waiting forever."""
+    import os
+
+    import z3
+
+    from lextrace.verify import solve
+
+    solve.CONTEXTS.take()  # the parent's maker runs
+    pid = os.fork()
+    if pid == 0:  # the child: exits 0 only when every formula was decided
+        try:
+            x = z3.Int("x")
+            answers = [solve.decide([x > n, x < n + 2], 1000)[0] for n in range(6)]
+            os._exit(0 if answers == [z3.sat] * 6 else 1)
+        finally:
+            os._exit(2)
+    import signal
+    import time
+
+    deadline = time.monotonic() + 60
+    while (found := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if found[0] == 0:  # still waiting: the child would never end
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise AssertionError("the forked child waited for a context that never came")
+    assert os.waitstatus_to_exitcode(found[1]) == 0

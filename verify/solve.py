@@ -20,6 +20,7 @@ limit before it began.
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections.abc import Sequence
@@ -136,8 +137,17 @@ class FreshContexts:
         while True:
             self._ready.put(z3.Context())
 
+    def forked(self) -> None:
+        """Starts afresh in a child process: a fork copies none of the parent's threads, so
+        the child makes its own contexts (else it would wait for a maker it does not have)."""
+        self._ready = queue.Queue(maxsize=self._ready.maxsize)
+        self._maker = None
+        self._lock = threading.Lock()
+
 
 CONTEXTS = FreshContexts()
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=CONTEXTS.forked)
 
 
 class Decided:
