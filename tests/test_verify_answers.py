@@ -189,37 +189,79 @@ def test_one_missing_input_is_one_problem(tmp_path: Path, encoding_source: str) 
     assert not any("division by zero" in o.check.name for o in report.failures)
 
 
-def test_a_monotone_property_over_an_input_no_rule_reads_is_refused(tmp_path: Path) -> None:
-    # An input only a bound of another reads: no rule reads it (an input nothing reads is
-    # refused by the checker before any proof). On a small statute: the refusal is the same
-    # whatever the encoding's size.
+def _threshold_variant(tmp_path: Path, *replacements: tuple[str, str]) -> Path:
+    """A copy of the child tax credit statute with each (old, new) made once, beside its
+    official text."""
     folder = ROOT / "tests" / "other_statutes"
     (tmp_path / "threshold.txt").write_text(
         (folder / "threshold.txt").read_text(encoding="utf-8"), encoding="utf-8"
     )
-    source = (
-        (folder / "threshold.lex")
-        .read_text(encoding="utf-8")
-        .replace(
+    source = (folder / "threshold.lex").read_text(encoding="utf-8")
+    for old, new in replacements:
+        assert old in source
+        source = source.replace(old, new, 1)
+    variant = tmp_path / "threshold.lex"
+    variant.write_text(source, encoding="utf-8")
+    return variant
+
+
+def test_a_missing_value_is_one_failure_where_the_evaluator_first_meets_it(
+    tmp_path: Path,
+) -> None:
+    # excess_income reads modified_agi in its condition, then in its value: the value is
+    # reached only past the condition, so the one missing value is one failure, at the
+    # condition. A second optional input is a failure of its own.
+    optional_income = [
+        (
+            "input modified_agi: money per year required",
+            "input modified_agi: money per year optional",
+        ),
+        # An optional input has no order: the phase-out's property goes.
+        (
+            'monotone more_income_never_more_credit "A higher income never raises the credit.":\n'
+            "        credit fall with modified_agi;\n",
+            "",
+        ),
+    ]
+    report = run(load_statute(_threshold_variant(tmp_path, *optional_income)).ast, 5.0, 30.0)
+    assert [o.check.name for o in report.failures] == [
+        "missing value: 26 U.S.C. § 24(b)(1) (line 36, column 14)"
+    ]
+    assert "'modified_agi' is not given but is used at" in report.failures[0].detail
+    optional_children = [
+        ("input qualifying_children: count required", "input qualifying_children: count optional"),
+        ("credit rise with qualifying_children;", "credit rise with joint_return;"),
+        ("more_children_more_credit", "children_credit"),
+    ]
+    both = _threshold_variant(tmp_path, *optional_income, *optional_children)
+    failures = run(load_statute(both).ast, 5.0, 30.0).failures
+    assert [o.check.name for o in failures] == [
+        "missing value: 26 U.S.C. § 24(a) (line 28, column 48)",
+        "missing value: 26 U.S.C. § 24(b)(1) (line 36, column 14)",
+    ]
+    assert "'qualifying_children' is not given" in failures[0].detail
+
+
+def test_a_monotone_property_over_an_input_no_rule_reads_is_refused(tmp_path: Path) -> None:
+    # An input only a bound of another reads: no rule reads it (an input nothing reads is
+    # refused by the checker before any proof). On a small statute: the refusal is the same
+    # whatever the encoding's size.
+    variant = _threshold_variant(
+        tmp_path,
+        (
             "input joint_return:",
             'input site_visits: count = 0 "visits to the site, which no rule reads";\n'
             "input joint_return:",
-            1,
-        )
-        .replace(
+        ),
+        (
             "input qualifying_children: count required",
             "input qualifying_children: count required max site_visits when site_visits > 0",
-            1,
-        )
-        .replace(
+        ),
+        (
             "credit rise with qualifying_children;",
             "credit rise with qualifying_children, site_visits;",
-            1,
-        )
+        ),
     )
-    assert source.count("site_visits") == 4  # each replacement made
-    variant = tmp_path / "threshold.lex"
-    variant.write_text(source, encoding="utf-8")
     report = run(load_statute(variant).ast, *GENEROUS)
     outcomes = {o.check.name: o for o in report.outcomes}
     refused = outcomes["more_children_more_credit[site_visits]"]

@@ -753,10 +753,14 @@ class Verifier:
         if not self._rests_on_lists(check):
             models = [self.first] if check.second is None else [self.first, check.second]
             constraints += [z3.Not(c) for model in models for c in model.derivation_conditions()]
+        # A missing value found is assumed away from every later check, the other missing
+        # values included: a use the evaluator reaches only past the first (a rule's value past
+        # its condition on the same input) is not a second failure. Other inputs' missing
+        # values are still found, with this one given.
         constraints += [
             z3.Not(violation)
             for kind, violation in self.undefined
-            if check.obligation is None or (kind == MISSING and check.obligation[0] != MISSING)
+            if check.obligation is None or kind == MISSING
         ]
         if self.split_ms is None:
             return decide([*constraints, *facts], self.timeout_ms)
