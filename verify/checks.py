@@ -44,7 +44,7 @@ from .model import (
     none_holds,
     scenario_text,
 )
-from .monotone import MonotoneProver
+from .monotone import MonotoneProver, moved_as
 from .opaque import holds_whatever_the_rules
 from .replay import judge_evaluates, judge_expr, judge_monotone, judge_value
 from .search import Found, Probe, Search
@@ -247,9 +247,7 @@ class Verifier:
                 )
                 premise = z3.And(rises, *second.constraints)
                 moved = [
-                    second.term(r) <= first.term(r)
-                    if monotone.falls
-                    else second.term(r) >= first.term(r)
+                    moved_as(first.term(r), second.term(r), "down" if monotone.falls else "up")
                     for r in results
                 ]
                 claim = z3.Implies(premise, z3.And(*moved))

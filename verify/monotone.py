@@ -124,7 +124,7 @@ class MonotoneProver:
                 before_map[used] = original
                 hypotheses += self.facts_of(used, original)
             hypotheses += self.facts_of(used, after_map[used])
-            hypotheses.append(_moved(original, after_map[used], direction))
+            hypotheses.append(moved_as(original, after_map[used], direction))
         if tier == "signs":
             for used in sorted(first.uses.get(key, ()) - moving, key=repr):
                 shared = _fresh_like(first.memo[used], f"{used[0]}{used[1]}__shared")
@@ -296,7 +296,7 @@ class MonotoneProver:
                     key, moving, proof, second, rises, input_name, tier
                 )
                 for candidate in ("down", "up") if falls else ("up", "down"):
-                    claim = _moved(before_term, after_term, candidate)  # type: ignore[arg-type]
+                    claim = moved_as(before_term, after_term, candidate)  # type: ignore[arg-type]
                     size = len(self.cache)
                     if self._unsat([*facts, z3.Not(claim)], quick):
                         direction = candidate  # type: ignore[assignment]
@@ -329,7 +329,7 @@ def _fresh_like(term: Term, name: str) -> Term:
     return z3.Const(name, term.sort())  # a duration
 
 
-def _moved(before: Term, after: Term, direction: Direction) -> Term:
+def moved_as(before: Term, after: Term, direction: Direction) -> Term:
     """Returns the fact that `after` moved from `before` in `direction` (false < true)."""
     if z3.is_bool(before):
         return z3.Implies(before, after) if direction == "up" else z3.Implies(after, before)

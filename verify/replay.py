@@ -129,6 +129,12 @@ def judge_expr(
     return Judgement(True, "the evaluator finds the property false here", terms)
 
 
+def moved_wrong(old: Any, new: Any, falls: bool) -> bool:
+    """Whether a result moved the way a monotone property forbids when its input was raised:
+    down for `rise with`, up for `fall with`."""
+    return bool(new > old if falls else new < old)
+
+
 def judge_monotone(
     program: Program,
     input_name: str,
@@ -170,7 +176,7 @@ def judge_monotone(
     for name in results:
         old, new = before.get(name), after.get(name)
         type_ = statute.definitions[name].type
-        breaks = new > old if falls else new < old  # type: ignore[operator]
+        breaks = moved_wrong(old, new, falls)
         shown = f"{display(type_, old)} -> {display(type_, new)}"
         terms.append((name, f"{shown}  {mark}" if breaks else shown))
         if breaks:

@@ -40,6 +40,7 @@ from lextrace.dsl.scenario import default_value, validate
 from lextrace.dsl.values import Value
 
 from .model import scenario_text
+from .replay import moved_wrong
 
 # How many scenarios the search evaluates at most, and how many of them mix values at random:
 # a few seconds of the evaluator on a large encoding.
@@ -57,7 +58,7 @@ Single = Callable[[Evaluation], bool]
 @dataclass
 class Probe:
     """What the search asks of one check: `single` on one evaluation, or, for a pair, that
-    raising `input` lowers none of `results` (raises none of them, when they `falls`)."""
+    raising `input` lowers none of `results` (raises none of them, when `falls`)."""
 
     single: Single | None = None
     input: str | None = None
@@ -513,8 +514,6 @@ def _moved_wrong(
 ) -> bool:
     """Whether a result went the way the property forbids: down (or up, when it `falls`)."""
     try:
-        if falls:
-            return any(after.get(r) > before.get(r) for r in results)  # type: ignore[operator]
-        return any(after.get(r) < before.get(r) for r in results)  # type: ignore[operator]
+        return any(moved_wrong(before.get(r), after.get(r), falls) for r in results)
     except (EvaluationError, ScenarioError, ZeroDivisionError, KeyError, TypeError):
         return False
