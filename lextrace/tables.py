@@ -50,6 +50,7 @@ from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
 from .dsl.kernel import CompiledEngine
 from .dsl.scenario import ExactNumber, parse_text
+from .json_compiled import WORTH_BYTES, CompiledLines, compiled_reader
 
 CHUNK_ROWS = 65_536
 BLOCK_BYTES = 1 << 23
@@ -396,6 +397,15 @@ class JsonLines:
         self.text_fields = [
             n for n, d in statute.inputs.items() if d.type.kind in ("enum", "share")
         ]
+        self.size = _size(handle)
+        self.compiled = self._compiled(self.size)
+
+    def _compiled(self, size: int | None) -> CompiledLines | None:
+        """Returns the compiled reader for `size` bytes of input (see `compiled_reader`)."""
+        try:
+            return compiled_reader(self.schema, self.not_optional, size, bool(self.keep))
+        except ValueError as error:
+            raise TableError(str(error)) from None
 
     def _blocks(self) -> Iterator[bytearray]:
         """Yields blocks of whole lines (the last one as the file ends), each read into its own
@@ -403,6 +413,7 @@ class JsonLines:
         the buffer without copying it (CPython keeps a bytearray's allocation when it shrinks
         by less than half)."""
         started = False
+        read = 0
         while True:
             block = bytearray(BLOCK_BYTES + _SLACK_BYTES)
             with memoryview(block) as view:
@@ -417,6 +428,9 @@ class JsonLines:
                     raise TableError(f"{self.source}: {hint}")
             if block[-1] != 10:  # "\n": the last line goes on past the block
                 block += self.handle.readline()
+            if self.size is None and self.compiled is None:  # standard input: large enough yet?
+                read += len(block)
+                self.compiled = self._compiled(read if read >= WORTH_BYTES else None)
             yield block
 
     def chunks(
@@ -455,6 +469,10 @@ class JsonLines:
     ) -> tuple[pa.Table, _Lines, Any, np.ndarray, dict[str, pa.Array]]:
         """Reads a block in one go when Arrow can, else line by line; its lines are numbered
         once the blocks before it are counted (`chunks`)."""
+        read = None if self.compiled is None else self.compiled.read(block)
+        if read is not None:  # every line of the plain form
+            lines = _Lines(block, read.starts, read.ends)
+            return read.table, lines, self._rows(lines), read.nulled, {}
         data = np.frombuffer(block, dtype=np.uint8)
         ends = np.flatnonzero(data == 10)
         if len(ends) == 0 or ends[-1] != len(data) - 1:
@@ -666,6 +684,19 @@ class JsonLines:
             return table, lines, self._rows(lines), ~kept, carried
         table = _spread(pa.concat_tables(tables), kept)
         return table, lines, self._rows(lines), ~kept, carried
+
+
+def _size(handle: IO[bytes]) -> int | None:
+    """Returns the size in bytes of a regular file's contents from where it is read, else
+    None (standard input, a pipe)."""
+    try:
+        status = os.fstat(handle.fileno())
+        at = handle.tell()
+    except (OSError, AttributeError, ValueError):
+        return None
+    import stat
+
+    return status.st_size - at if stat.S_ISREG(status.st_mode) else None
 
 
 def _undecodable_lines(
