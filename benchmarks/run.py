@@ -65,6 +65,32 @@ def run_command(arguments: list[str], env: dict[str, str] | None = None) -> tupl
     return elapsed, peak
 
 
+def json_reader(table: Table, source: Path, rows: int, numpy_rate: float) -> None:
+    """Prints which reader read the JSON Lines above, and the same batch read by Arrow's JSON
+    reader alone (LEXTRACE_JSON_READER=arrow)."""
+    from lextrace.dsl.kernel import available
+    from lextrace.json_compiled import WORTH_BYTES
+
+    compiled = available() and source.stat().st_size >= WORTH_BYTES
+    table.row("  JSON read by", "the compiled reader (numba)" if compiled else "Arrow's reader")
+    if not compiled:
+        return
+    with tempfile.TemporaryDirectory() as out:
+        arrow = dict(os.environ, LEXTRACE_JSON_READER="arrow")
+        target = str(Path(out) / "out.jsonl")
+        elapsed = min(
+            run_command([*LEXTRACE, "batch", str(source), "-o", target], env=arrow)[0]
+            for _ in range(2)
+        )
+    rate = rows / elapsed
+    table.row(
+        "  the same, read by Arrow's JSON reader (rows/s)",
+        f"{rate:,.0f}",
+        f"{numpy_rate:,.0f}",
+        f"{numpy_rate / rate:.1f}x",
+    )
+
+
 def population_file(rows: int, kind: str) -> Path:
     """Returns a generated population file (JSON Lines or Parquet), made once and kept."""
     from benchmarks.population import population, write_jsonl, write_parquet
@@ -476,6 +502,8 @@ def main() -> None:
             table.row(label, f"{rate:,.0f}", f"{numpy_rate:,.0f}", f"{numpy_rate / rate:.1f}x")
             if rows == sizes[-1]:
                 table.row(f"  peak memory of that run ({kind})", f"{peak / 1024:.0f} MiB")
+            if kind == "jsonl" and rows == sizes[-1]:
+                json_reader(table, source, rows, numpy_rate)
             if exact:
                 table.row("  rows equal to the numpy baseline, to the cent", exact)
                 done, total = exact.split("/")
