@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import z3
+from z3 import z3core
 
 # (logic, seed) pairs tried in order; None is Z3's default portfolio.
 ATTEMPTS: tuple[tuple[str | None, int], ...] = (
@@ -198,7 +199,7 @@ def decide(facts: Sequence[Any], timeout_ms: int) -> tuple[Any, Decided]:
     of its own, the answer is a function of the facts alone."""
     ctx = facts[0].ctx if facts else z3.main_ctx()
     own = CONTEXTS.take()
-    copied = [fact.translate(own) for fact in facts]
+    copied = _copied(facts, ctx, own)
     limit = work() + timeout_ms / 1000
     last: z3.Solver | None = None
     rounds = [(logic, seed, SLICE_MS) for logic, seed in ATTEMPTS]
@@ -215,9 +216,26 @@ def decide(facts: Sequence[Any], timeout_ms: int) -> tuple[Any, Decided]:
             timeout=call_ms * CALL_SLACK + CLOCK_GRACE_MS,
             random_seed=seed,
         )
-        solver.add(*copied)
+        _assert_all(solver, copied)
         answer, _ = check_counted(solver)
         last = solver
         if answer != z3.unknown:
             return answer, Decided(solver, facts, ctx)
     return z3.unknown, Decided(last, facts, ctx)
+
+
+def _copied(facts: Sequence[Any], ctx: z3.Context, own: z3.Context) -> z3.AstVector:
+    """Returns the facts copied into the context `own`, in order, in one call to Z3 (copying
+    them one by one wraps each copy in Python objects that are only asserted and dropped)."""
+    vector = z3.AstVector(ctx=ctx)
+    for fact in facts:
+        vector.push(z3.BoolSort(ctx).cast(fact) if not z3.is_expr(fact) else fact)
+    return vector.translate(own)
+
+
+def _assert_all(solver: z3.Solver, facts: z3.AstVector) -> None:
+    """Asserts every fact of the vector, in order, as `Solver.add` would (each is a formula
+    already): straight through Z3's C API, without a Python object per fact."""
+    ref, handle, vector = solver.ctx.ref(), solver.solver, facts.vector
+    for index in range(len(facts)):
+        z3core.Z3_solver_assert(ref, handle, z3core.Z3_ast_vector_get(ref, vector, index))
