@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from benchmarks.population import population, write_jsonl
 from lextrace.api import load_statute
 from lextrace.cli import main
-from lextrace.json_compiled import READER_VARIABLE, CompiledLines, compiled_reader
+from lextrace.json_compiled import READER_VARIABLE, CompiledLines, Read, compiled_reader
 from lextrace.tables import JsonLines, _arrow_schema
 
 pytest.importorskip("numba", reason="the compiled reader is the `compiled` extra's")
@@ -249,3 +249,45 @@ def test_a_wrong_setting_is_a_clear_error_with_exit_code_2(
     err = capsys.readouterr().err
     assert "LEXTRACE_JSON_READER: expected arrow or compiled, given 'fastest'" in err
     assert "Traceback" not in err and not target.exists()
+
+
+def test_standard_input_is_read_by_the_compiled_reader_once_enough_of_it_is_read(
+    mixed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+    import sys
+
+    import lextrace.json_compiled as json_compiled
+    import lextrace.tables as tables
+
+    monkeypatch.delenv(READER_VARIABLE, raising=False)
+    # Standard input has no size: the reader is loaded once this much of it has been read.
+    monkeypatch.setattr(tables, "BLOCK_BYTES", 20_000)
+    monkeypatch.setattr(tables, "WORTH_BYTES", 100_000)
+    monkeypatch.setattr(json_compiled, "WORTH_BYTES", 100_000)
+    made: list[CompiledLines] = []
+    read: list[bool] = []
+    real = json_compiled.CompiledLines
+
+    def made_and_loaded(schema: pa.Schema, required: set[str]) -> CompiledLines:
+        reader = real(schema, required)
+        reader.wait()  # loaded before the next block: the test does not race the loader
+        made.append(reader)
+        own = reader.read
+
+        def counted(block: bytearray) -> Read | None:
+            result = own(block)
+            read.append(result is not None)
+            return result
+
+        reader.read = counted  # type: ignore[method-assign]
+        return reader
+
+    monkeypatch.setattr(json_compiled, "CompiledLines", made_and_loaded)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(mixed.read_bytes())))
+    assert main(["batch", "-", "-o", str(tmp_path / "piped.jsonl")]) == 2
+    monkeypatch.setenv(READER_VARIABLE, "arrow")
+    assert _batch(mixed, tmp_path / "arrow.jsonl") == 2
+    capsys.readouterr()
+    assert len(made) == 1 and any(read)
+    assert (tmp_path / "piped.jsonl").read_bytes() == (tmp_path / "arrow.jsonl").read_bytes()
