@@ -4,8 +4,8 @@ several times faster than Arrow's JSON reader, for the lines nearly every batch 
 Such a line is one flat JSON object whose members are declared fields, each given once, with
 values of the plainest form (or null): `true`/`false` for a yes-or-no field, an integer for a
 count, a number or a string holding one (at most 12 digits before the point and 6 after, no
-exponent) for an amount, an ASCII string without escapes for text. Whitespace between tokens
-is allowed.
+exponent) for an amount, an ASCII string without escapes for text (but escaped slashes,
+`\\/`, which pandas writes for every `/`). Whitespace between tokens is allowed.
 
 A block holding any other line (an escape, a list, an unknown or repeated field, any
 other spelling of a number) is not read here: `read_block` returns None and the block goes to
@@ -118,7 +118,7 @@ class CompiledLines:
         ends = np.empty(count, dtype=np.int64)
         values = np.zeros((fields, count), dtype=np.int64)
         given = np.zeros((fields, count), dtype=np.uint8)
-        spans = np.empty((fields, count, 2), dtype=np.int64)  # read only where given
+        spans = np.empty((fields, count, 3), dtype=np.int64)  # read only where given
         stopped = kernel.read_lines(
             data,
             self.table,
@@ -169,7 +169,7 @@ class CompiledLines:
             return pa.Array.from_buffers(
                 type_, count, [validity, pa.py_buffer(words)], null_count=nulls
             )
-        lengths = np.where(present, spans[:, 1] - spans[:, 0], 0)
+        lengths = np.where(present, spans[:, 1] - spans[:, 0] - spans[:, 2], 0)
         offsets = np.empty(count + 1, dtype=np.int32)
         text = np.empty(int(lengths.sum()), dtype=np.uint8)
         kernel.gather(data, spans, given, offsets, text)

@@ -67,12 +67,34 @@ def _string_end(data, at, end):
 
 
 @numba.njit(nogil=True, cache=True)
+def _text_end(data, at, end):
+    """As `_string_end`, but a value's text may hold escaped slashes (`\\/`, as pandas writes
+    every slash): returns the index of the closing quote and how many such escapes it holds,
+    or (-1, 0) for a text of another form."""
+    escapes = 0
+    while at < end:
+        byte = data[at]
+        if byte == 34:
+            return at, escapes
+        if byte == 92:
+            if at + 1 < end and data[at + 1] == 47:
+                escapes += 1
+                at += 2
+                continue
+            return -1, 0
+        if byte < 32 or byte > 127:
+            return -1, 0
+        at += 1
+    return -1, 0
+
+
+@numba.njit(nogil=True, cache=True)
 def read_lines(data, table, names, name_starts, kinds, values, given, spans, starts, ends):
     """Reads each line of a block (ending at a newline or at the block's end) into
     values[field, line] (bools 0/1, counts, amounts scaled by 10**6, text as spans[field,
-    line] = (start, end)), marking given[field, line] (1: a value, 2: null), and where it
-    starts and ends. Returns the index of the first line that is not of the plain form, or -1
-    when every line is."""
+    line] = (start, end, escaped slashes)), marking given[field, line] (1: a value, 2: null),
+    and where it starts and ends. Returns the index of the first line that is not of the plain
+    form, or -1 when every line is."""
     follows = np.full(kinds.shape[0] + 1, -1, dtype=np.int64)
     end = data.shape[0]
     at = 0
@@ -139,11 +161,12 @@ def read_lines(data, table, names, name_starts, kinds, values, given, spans, sta
             elif kind == 3:
                 if byte != 34:
                     return line
-                close = _string_end(data, at + 1, end)
+                close, escapes = _text_end(data, at + 1, end)
                 if close < 0:
                     return line
                 spans[field, line, 0] = at + 1
                 spans[field, line, 1] = close
+                spans[field, line, 2] = escapes
                 at = close + 1
             else:
                 quoted = kind == 2 and byte == 34
@@ -204,14 +227,19 @@ def read_lines(data, table, names, name_starts, kinds, values, given, spans, sta
 
 @numba.njit(nogil=True, cache=True)
 def gather(data, spans, given, offsets, out):
-    """Copies each given text span after the one before (offsets[i]..offsets[i + 1])."""
+    """Copies each given text span after the one before (offsets[i]..offsets[i + 1]), an
+    escaped slash as the slash."""
     at = 0
     for line in range(spans.shape[0]):
         offsets[line] = at
         if given[line] == 1:
-            for k in range(spans[line, 0], spans[line, 1]):
+            k = spans[line, 0]
+            while k < spans[line, 1]:
+                if data[k] == 92:  # the backslash of an escaped slash: `_text_end` allows no other
+                    k += 1
                 out[at] = data[k]
                 at += 1
+                k += 1
     offsets[spans.shape[0]] = at
 
 
