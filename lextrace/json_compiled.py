@@ -7,11 +7,11 @@ count, a number or a string holding one (at most 12 digits before the point and 
 exponent) for an amount, an ASCII string without escapes for text (but escaped slashes,
 `\\/`, which pandas writes for every `/`). Whitespace between tokens is allowed.
 
-A block holding any other line (an escape, a list, an unknown or repeated field, any
-other spelling of a number) is not read here: `read_block` returns None and the block goes to
-Arrow's reader, as before, so what is accepted or refused, and how it is worded, never depends
-on which reader ran. The columns built are those Arrow's reader builds for the same lines (a
-test reads random blocks both ways and compares them).
+A block holding any other line (another escape, a list, an unknown or repeated field, any
+other spelling of a number, a blank line) is not read here: `CompiledLines.read` returns None
+and the block goes to Arrow's reader, as before, so what is accepted or refused, and how it is
+worded, never depends on which reader ran. The columns built are those Arrow's reader builds
+for the same lines (a test reads random blocks both ways and compares them).
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ from typing import Any, NamedTuple
 import numpy as np
 import pyarrow as pa
 
-#: Set to "arrow" to read every block with Arrow's JSON reader.
+#: "arrow": every block read by Arrow's JSON reader; "compiled": by the compiled reader whatever
+#: the input's size (see `compiled_reader`).
 READER_VARIABLE = "LEXTRACE_JSON_READER"
 #: Below this many bytes of input, the compiled reader is not worth loading numba (0.5 s).
 WORTH_BYTES = 64 << 20
 
 _BOOL, _COUNT, _DECIMAL, _TEXT = 0, 1, 2, 3
-_SCALE_DIGITS = 6  # the decimal128(38, 6) columns of Arrow's schema
-_INTEGER_DIGITS = 12  # 12 + 6 digits stay below 2**63 scaled
+_SCALE_DIGITS = 6  # the decimal128(38, 6) columns of Arrow's schema, as the kernel scales
 _FNV_START, _FNV_PRIME, _WORD = 14695981039346656037, 1099511628211, (1 << 64) - 1
 
 

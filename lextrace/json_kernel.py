@@ -31,7 +31,8 @@ def _space(data, at, end):
 
 @numba.njit(nogil=True, cache=True)
 def _field(data, start, end, table, names, name_starts):
-    """The declared field named by data[start:end], or -1."""
+    """The declared field named by data[start:end], or -1: its FNV-1a hash (as
+    json_compiled._hashed computes it) finds its slot in `table`, its bytes confirm it."""
     hashed = np.uint64(14695981039346656037)
     for at in range(start, end):
         hashed = (hashed ^ np.uint64(data[at])) * np.uint64(1099511628211)
