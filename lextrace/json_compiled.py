@@ -180,9 +180,9 @@ class CompiledLines:
 def compiled_reader(
     schema: pa.Schema, required: set[str], size: int | None, keep: bool
 ) -> CompiledLines | None:
-    """Returns the compiled reader for a JSON Lines input of `size` bytes (None: not known, as
-    for standard input, whose reader asks again once it has read that many), or None where
-    Arrow's reader reads the blocks.
+    """Returns the compiled reader for a JSON Lines input of `size` bytes (None: not known; the
+    reader of standard input asks again with what it has read so far), or None where Arrow's
+    reader reads the blocks.
 
     By default it is used when numba is installed, the input is large, and no field is kept
     (kept fields are read from the text as given), from the moment it is loaded.

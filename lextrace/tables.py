@@ -13,6 +13,7 @@ import csv
 import json
 import os
 import re
+import stat
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -50,7 +51,7 @@ from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
 from .dsl.kernel import CompiledEngine
 from .dsl.scenario import ExactNumber, parse_text
-from .json_compiled import WORTH_BYTES, CompiledLines, compiled_reader
+from .json_compiled import CompiledLines, compiled_reader
 
 CHUNK_ROWS = 65_536
 BLOCK_BYTES = 1 << 23
@@ -430,7 +431,7 @@ class JsonLines:
                 block += self.handle.readline()
             if self.size is None and self.compiled is None:  # standard input: large enough yet?
                 read += len(block)
-                self.compiled = self._compiled(read if read >= WORTH_BYTES else None)
+                self.compiled = self._compiled(read)
             yield block
 
     def chunks(
@@ -694,8 +695,6 @@ def _size(handle: IO[bytes]) -> int | None:
         at = handle.tell()
     except (OSError, AttributeError, ValueError):
         return None
-    import stat
-
     return status.st_size - at if stat.S_ISREG(status.st_mode) else None
 
 

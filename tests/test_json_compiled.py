@@ -267,7 +267,6 @@ def test_standard_input_is_read_by_the_compiled_reader_once_enough_of_it_is_read
     monkeypatch.delenv(READER_VARIABLE, raising=False)
     # Standard input has no size: the reader is loaded once this much of it has been read.
     monkeypatch.setattr(tables, "BLOCK_BYTES", 20_000)
-    monkeypatch.setattr(tables, "WORTH_BYTES", 100_000)
     monkeypatch.setattr(json_compiled, "WORTH_BYTES", 100_000)
     made: list[CompiledLines] = []
     read: list[bool] = []
