@@ -23,6 +23,8 @@ from lextrace.dsl.ast import param_values
 from lextrace.dsl.checker import walk
 from lextrace.dsl.values import Value
 
+from .terms import all_of
+
 Term = Any  # a z3 expression
 
 
@@ -71,7 +73,7 @@ def duration_term(months: Term | int, days: Term | int) -> Term:
 
 
 def _leap(year: Term) -> Term:
-    return z3.And(year % 4 == 0, z3.Or(year % 100 != 0, year % 400 == 0))
+    return all_of(year % 4 == 0, z3.Or(year % 100 != 0, year % 400 == 0))
 
 
 def month_length(year: Term, month: Term) -> Term:
@@ -89,13 +91,13 @@ def day_number(year: Term, month: Term, day: Term) -> Term:
     result: Term = z3.IntVal(_BEFORE_MONTH[11])
     for index in range(10, -1, -1):
         result = z3.If(month == index + 1, _BEFORE_MONTH[index], result)
-    leap_day = z3.If(z3.And(month > 2, _leap(year)), 1, 0)
+    leap_day = z3.If(all_of(month > 2, _leap(year)), 1, 0)
     return before * 365 + before / 4 - before / 100 + before / 400 + result + leap_day + day
 
 
 def in_calendar(day: Term) -> Term:
     """Returns the condition that a day number is a date from 0001-01-01 to 9999-12-31."""
-    return z3.And(day >= dates.FIRST, day <= dates.LAST)
+    return all_of(day >= dates.FIRST, day <= dates.LAST)
 
 
 def _number(value: Fraction | int) -> Term:
@@ -117,7 +119,7 @@ class Shared:
 
 def none_holds(conditions: list[Term]) -> Term:
     """Returns "none of the conditions holds": when an `otherwise` case applies."""
-    return z3.And(*[z3.Not(c) for c in conditions]) if conditions else z3.BoolVal(True)
+    return all_of(*[z3.Not(c) for c in conditions]) if conditions else z3.BoolVal(True)
 
 
 class Model:
@@ -296,9 +298,9 @@ class Model:
         if type_.kind == "count":
             return [variable >= 0]
         if type_.kind == "enum":
-            return [z3.And(variable >= 0, variable < len(type_.members))]
+            return [all_of(variable >= 0, variable < len(type_.members))]
         if type_.kind == "share":
-            return [z3.And(variable >= 0, variable <= 1)]
+            return [all_of(variable >= 0, variable <= 1)]
         if type_.kind == "date":
             return [in_calendar(variable)]
         return []
@@ -308,13 +310,13 @@ class Model:
         kind = declared.type.kind
         facts: list[Term] = []
         if kind == "list":
-            facts.append(z3.And(variable >= 0, variable <= self.list_bound))
+            facts.append(all_of(variable >= 0, variable <= self.list_bound))
         if kind == "count":
             facts.append(variable >= 0)
         elif kind == "enum":
-            facts.append(z3.And(variable >= 0, variable < len(declared.type.members)))
+            facts.append(all_of(variable >= 0, variable < len(declared.type.members)))
         elif kind == "share":
-            facts.append(z3.And(variable >= 0, variable <= 1))
+            facts.append(all_of(variable >= 0, variable <= 1))
         elif kind == "date":
             facts.append(in_calendar(variable))
         for bound in declared.bounds:
@@ -347,11 +349,11 @@ class Model:
             if reading.id in shared:
                 variable = shared[reading.id]
                 self.readings[reading.id] = variable
-                self.constraints.append(z3.And(variable >= 0, variable < len(reading.options)))
+                self.constraints.append(all_of(variable >= 0, variable < len(reading.options)))
             elif reading.alternatives:
                 variable = z3.Int(f"reading_{reading.id}")  # shared by every copy
                 self.readings[reading.id] = variable
-                self.constraints.append(z3.And(variable >= 0, variable < len(reading.options)))
+                self.constraints.append(all_of(variable >= 0, variable < len(reading.options)))
 
     # ---- demand: where the evaluator computes a definition ---------------------------------
     def _evaluate_results(self) -> None:
@@ -457,13 +459,13 @@ class Model:
             self.clauses.pop()
         key = self.building[-1]
         self.exception_conditions[key] = conditions
-        none_holds = z3.And(*[z3.Not(c) for _, c in conditions])
+        none_holds = all_of(*[z3.Not(c) for _, c in conditions])
         result = self._own(definition, bound, none_holds)
         for index in reversed(range(len(conditions))):
             exception, condition = conditions[index]
             higher = [z3.Not(c) for _, c in conditions[:index]]
             self.clauses.append(exception.clause)
-            value = self.expr(exception.expr, bound, z3.And(condition, *higher))
+            value = self.expr(exception.expr, bound, all_of(condition, *higher))
             self.clauses.pop()
             result = z3.If(condition, value, result)
         return result
@@ -493,7 +495,7 @@ class Model:
                 self.clauses.pop()
                 conditions.append((condition, case))
                 if definition.order == "first-match":
-                    guard = z3.And(guard, z3.Not(condition))
+                    guard = all_of(guard, z3.Not(condition))
         if definition.otherwise is not None:
             fallback = self.expr(definition.otherwise, bound, guard)
         else:
@@ -503,9 +505,9 @@ class Model:
         guards = []
         running = reached
         for condition, _ in conditions:
-            guards.append(z3.And(running, condition))
+            guards.append(all_of(running, condition))
             if definition.order == "first-match":
-                running = z3.And(running, z3.Not(condition))
+                running = all_of(running, z3.Not(condition))
         for (condition, case), case_guard in reversed(list(zip(conditions, guards, strict=True))):
             self.clauses.append(case.clause)
             value = self.expr(case.expr, bound, case_guard)
@@ -570,7 +572,7 @@ class Model:
                         "missing value",
                         f"'{name}' is used but may not be given",
                         expr,
-                        z3.And(guard, z3.Not(self.given[name])),
+                        all_of(guard, z3.Not(self.given[name])),
                     )
                 return self.inputs[name]
             if name in statute.definitions:
@@ -591,7 +593,7 @@ class Model:
                 return left * right
             if record:
                 self.oblige(
-                    "division by zero", "the divisor may be zero", expr, z3.And(guard, right == 0)
+                    "division by zero", "the divisor may be zero", expr, all_of(guard, right == 0)
                 )
             return (
                 z3.ToReal(left) / z3.ToReal(right)
@@ -614,12 +616,12 @@ class Model:
         if isinstance(expr, ast.BoolOp):
             left = self.expr(expr.left, bound, guard, record)
             if expr.op == "and":
-                return z3.And(left, self.expr(expr.right, bound, z3.And(guard, left), record))
+                return all_of(left, self.expr(expr.right, bound, all_of(guard, left), record))
             if expr.op == "or":
                 return z3.Or(
-                    left, self.expr(expr.right, bound, z3.And(guard, z3.Not(left)), record)
+                    left, self.expr(expr.right, bound, all_of(guard, z3.Not(left)), record)
                 )
-            return z3.Implies(left, self.expr(expr.right, bound, z3.And(guard, left), record))
+            return z3.Implies(left, self.expr(expr.right, bound, all_of(guard, left), record))
         if isinstance(expr, ast.Not):
             return z3.Not(self.expr(expr.operand, bound, guard, record))
         if isinstance(expr, ast.Neg):
@@ -632,8 +634,8 @@ class Model:
             return {"year": year, "month": month, "day": day}[expr.part]
         if isinstance(expr, ast.If):
             condition = self.expr(expr.condition, bound, guard, record)
-            then = self.expr(expr.then, bound, z3.And(guard, condition), record)
-            otherwise = self.expr(expr.otherwise, bound, z3.And(guard, z3.Not(condition)), record)
+            then = self.expr(expr.then, bound, all_of(guard, condition), record)
+            otherwise = self.expr(expr.otherwise, bound, all_of(guard, z3.Not(condition)), record)
             return z3.If(condition, then, otherwise)
         if isinstance(expr, ast.Given):
             if self.building:
@@ -670,7 +672,7 @@ class Model:
                 "missing value",
                 f"'{name}' is used but may not be given",
                 expr,
-                z3.And(guard, z3.Not(self.given[name])),
+                all_of(guard, z3.Not(self.given[name])),
             )
         terms = self.lists[name]
         inside = [index < terms.length for index in range(self.list_bound)]
@@ -678,14 +680,14 @@ class Model:
         self.scope = {**outer, **dates.record_scope(self.statute, expr)}
         try:
             meets = [
-                self.expr(expr.condition, {**bound, **element}, z3.And(guard, within), record)
+                self.expr(expr.condition, {**bound, **element}, all_of(guard, within), record)
                 if expr.condition is not None
                 else z3.BoolVal(True)
                 for element, within in zip(terms.elements, inside, strict=True)
             ]
         finally:
             self.scope = outer
-        present = [z3.And(within, meet) for within, meet in zip(inside, meets, strict=True)]
+        present = [all_of(within, meet) for within, meet in zip(inside, meets, strict=True)]
         count = z3.Sum([z3.If(p, 1, 0) for p in present]) if present else z3.IntVal(0)
         values = [e[expr.field] for e in terms.elements] if expr.field is not None else []
         op = expr.op
@@ -693,13 +695,13 @@ class Model:
             return count
         if op == "any":
             if values:
-                return z3.Or([z3.And(p, v) for p, v in zip(present, values, strict=True)])
+                return z3.Or([all_of(p, v) for p, v in zip(present, values, strict=True)])
             return z3.Or(present) if present else z3.BoolVal(False)
         if op == "all":
             if values:
-                return z3.And([z3.Implies(p, v) for p, v in zip(present, values, strict=True)])
+                return all_of([z3.Implies(p, v) for p, v in zip(present, values, strict=True)])
             held = [z3.Implies(w, m) for w, m in zip(inside, meets, strict=True)]
-            return z3.And(held) if held else z3.BoolVal(True)
+            return all_of(held) if held else z3.BoolVal(True)
         if op == "sum":
             zero = z3.IntVal(0) if values and _is_int(values[0]) else z3.RealVal(0)
             terms = [z3.If(p, v, zero) for p, v in zip(present, values, strict=True)]
@@ -717,7 +719,7 @@ class Model:
             seen: Term = z3.BoolVal(False)
             for p, v in zip(present, values, strict=True):
                 better = v < result if op == "min" else v > result
-                result = z3.If(z3.And(p, z3.Or(z3.Not(seen), better)), v, result)
+                result = z3.If(all_of(p, z3.Or(z3.Not(seen), better)), v, result)
                 seen = z3.Or(seen, p)
             return result
         low = self._order_statistic(present, values, (count + 1) / 2, fallback)
@@ -736,17 +738,17 @@ class Model:
         for j in reversed(range(len(values))):
             below = z3.Sum(
                 [
-                    z3.If(z3.And(p, v < values[j]), 1, 0)
+                    z3.If(all_of(p, v < values[j]), 1, 0)
                     for p, v in zip(present, values, strict=True)
                 ]
             )
             at_most = z3.Sum(
                 [
-                    z3.If(z3.And(p, v <= values[j]), 1, 0)
+                    z3.If(all_of(p, v <= values[j]), 1, 0)
                     for p, v in zip(present, values, strict=True)
                 ]
             )
-            result = z3.If(z3.And(present[j], below < k, at_most >= k), values[j], result)
+            result = z3.If(all_of(present[j], below < k, at_most >= k), values[j], result)
         return result
 
     # ---- dates -------------------------------------------------------------------------------
@@ -760,7 +762,7 @@ class Model:
             self.constraints.append(
                 z3.Implies(
                     in_calendar(day),
-                    z3.And(
+                    all_of(
                         year >= 1,
                         year <= 9999,
                         month >= 1,
@@ -813,7 +815,7 @@ class Model:
                     "the day of the month does not exist in the month reached (refused by "
                     "'dates refuse-ambiguous')",
                     expr,
-                    z3.And(guard, in_calendar(day), ambiguous),
+                    all_of(guard, in_calendar(day), ambiguous),
                 )
             result = base + days
             outside = z3.Or(new_year < 1, new_year > 9999, z3.Not(in_calendar(result)))
@@ -822,7 +824,7 @@ class Model:
                 "date outside the calendar",
                 "the date computed is before 0001-01-01 or after 9999-12-31",
                 expr,
-                z3.And(guard, in_calendar(day), outside),
+                all_of(guard, in_calendar(day), outside),
             )
         return result
 
@@ -833,13 +835,13 @@ class Model:
         months; a comparison of months with days is an obligation."""
         months = DURATION.months(left), DURATION.months(right)
         days = DURATION.days(left), DURATION.days(right)
-        in_days = z3.And(months[0] == 0, months[1] == 0)
+        in_days = all_of(months[0] == 0, months[1] == 0)
         if record:
             self.oblige(
                 "ambiguous comparison",
                 "a duration in months is compared with one in days",
                 expr,
-                z3.And(guard, z3.Not(in_days), z3.Not(z3.And(days[0] == 0, days[1] == 0))),
+                all_of(guard, z3.Not(in_days), z3.Not(all_of(days[0] == 0, days[1] == 0))),
             )
         return z3.If(in_days, days[0], months[0]), z3.If(in_days, days[1], months[1])
 
@@ -848,7 +850,7 @@ class Model:
         if expr.name == "date":
             year, month, day = args
             if record:
-                valid = z3.And(
+                valid = all_of(
                     year >= 1,
                     year <= 9999,
                     month >= 1,
@@ -860,7 +862,7 @@ class Model:
                     "no such date",
                     "date() of a day the calendar does not have",
                     expr,
-                    z3.And(guard, z3.Not(valid)),
+                    all_of(guard, z3.Not(valid)),
                 )
             return day_number(year, month, day)
         if expr.name == "floor":
@@ -900,7 +902,7 @@ class Model:
         combinations: list[tuple[Term, tuple[Value, ...]]] = [(z3.BoolVal(True), ())]
         for options in values:
             combinations = [
-                (z3.And(condition, option_condition), (*args, value))
+                (all_of(condition, option_condition), (*args, value))
                 for condition, args in combinations
                 for option_condition, value in options
             ]
@@ -1193,7 +1195,7 @@ def _both(first: Term, second: Term) -> Term:
         return second
     if z3.is_false(first):
         return first
-    return z3.And(first, second)
+    return all_of(first, second)
 
 
 def without_derived(statute: ast.Statute, scenario: dict[str, object]) -> dict[str, object]:
