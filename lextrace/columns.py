@@ -644,13 +644,19 @@ def json_lines(
 
 def decimal_cents(cents_column: Array, nulls: Array | None = None) -> pa.Array:
     """Returns cents as an Arrow decimal(38, 2) array, built from the unscaled integers."""
-    words = np.empty((len(cents_column), 2), dtype=np.int64)
-    words[:, 0] = cents_column
-    words[:, 1] = cents_column >> 63
+    return decimal_array(cents_column, pa.decimal128(38, 2), nulls)
+
+
+def decimal_array(unscaled: Array, type_: pa.DataType, nulls: Array | None = None) -> pa.Array:
+    """Returns int64 unscaled values as an Arrow decimal128 array of `type_` (its scale says
+    where the point is), null where `nulls` is set."""
+    words = np.empty((len(unscaled), 2), dtype=np.int64)
+    words[:, 0] = unscaled
+    words[:, 1] = unscaled >> 63
     validity, null_count = _validity(nulls)
     return pa.Array.from_buffers(
-        pa.decimal128(38, 2),
-        len(cents_column),
+        type_,
+        len(unscaled),
         [validity, pa.py_buffer(words)],  # the buffer keeps `words` alive: no copy
         null_count=null_count,
     )

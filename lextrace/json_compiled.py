@@ -23,6 +23,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import pyarrow as pa
 
+from .columns import arrow_array, decimal_array
+
 #: "arrow": every block read by Arrow's JSON reader; "compiled": by the compiled reader whatever
 #: the input's size (see `compiled_reader`).
 READER_VARIABLE = "LEXTRACE_JSON_READER"
@@ -153,22 +155,14 @@ class CompiledLines:
     ) -> pa.Array:
         count = len(values)
         present = given == 1
+        if kind == _BOOL:
+            return arrow_array(values.astype(bool), ~present)
+        if kind == _COUNT:
+            return arrow_array(values, ~present)
+        if kind == _DECIMAL:
+            return decimal_array(values, type_, ~present)
         nulls = count - int(np.count_nonzero(present))
         validity = None if nulls == 0 else pa.py_buffer(np.packbits(present, bitorder="little"))
-        if kind == _BOOL:
-            bits = pa.py_buffer(np.packbits(values, bitorder="little"))
-            return pa.Array.from_buffers(type_, count, [validity, bits], null_count=nulls)
-        if kind == _COUNT:
-            return pa.Array.from_buffers(
-                type_, count, [validity, pa.py_buffer(values)], null_count=nulls
-            )
-        if kind == _DECIMAL:
-            words = np.empty((count, 2), dtype=np.int64)
-            words[:, 0] = values
-            words[:, 1] = values >> 63
-            return pa.Array.from_buffers(
-                type_, count, [validity, pa.py_buffer(words)], null_count=nulls
-            )
         lengths = np.where(present, spans[:, 1] - spans[:, 0] - spans[:, 2], 0)
         offsets = np.empty(count + 1, dtype=np.int32)
         text = np.empty(int(lengths.sum()), dtype=np.uint8)
