@@ -54,24 +54,11 @@ def _field(data, start, end, table, names, name_starts):
 
 
 @numba.njit(nogil=True, cache=True)
-def _string_end(data, at, end):
-    """The index of the closing quote of a string starting after `at`, or -1 for a string
-    holding an escape, a control character or a byte that is not ASCII (or not closed)."""
-    while at < end:
-        byte = data[at]
-        if byte == 34:
-            return at
-        if byte == 92 or byte < 32 or byte > 127:  # an escape, a control, not ASCII
-            return -1
-        at += 1
-    return -1
-
-
-@numba.njit(nogil=True, cache=True)
 def _text_end(data, at, end):
-    """As `_string_end`, but a value's text may hold escaped slashes (`\\/`, as pandas writes
-    every slash): returns the index of the closing quote and how many such escapes it holds,
-    or (-1, 0) for a text of another form."""
+    """Returns the index of the closing quote of a string starting after `at` and how many
+    escaped slashes (`\\/`, as pandas writes every slash) it holds; (-1, 0) for a string
+    holding another escape, a control character or a byte that is not ASCII (or not
+    closed)."""
     escapes = 0
     while at < end:
         byte = data[at]
@@ -127,8 +114,8 @@ def read_lines(data, table, names, name_starts, kinds, values, given, spans, sta
                 else:
                     close = -1
             if close < 0:
-                close = _string_end(data, at + 1, end)
-                if close < 0:
+                close, escapes = _text_end(data, at + 1, end)
+                if close < 0 or escapes:  # a name is matched by its bytes: no escape in it
                     return line
                 field = _field(data, at + 1, close, table, names, name_starts)
                 if field < 0:
