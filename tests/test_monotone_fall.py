@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from lextrace import load_statute
+from lextrace.dsl import cache, loader
 from lextrace.dsl.scenario import validate
 from lextrace.verify.checks import PROVED, VIOLATED, Verifier
 from lextrace.verify.diff import rule_changes
@@ -46,9 +47,14 @@ def _check(verifier: Verifier, name: str):  # type: ignore[no-untyped-def]
 def test_the_direction_is_parsed_and_kept_by_the_parse_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Through the loader and the cache themselves: `load_statute` keeps what it loaded in the
+    # process, so a test run before in the same worker would leave the cache unread.
     monkeypatch.setenv("LEXTRACE_CACHE_DIR", str(tmp_path / "cache"))
-    for _ in range(2):  # parsed, then read back from the cache
-        directions = {m.name: m.direction for m in load_statute(THRESHOLD).ast.monotones}
+    parsed = loader.load(THRESHOLD)  # parsed, and its entry stored
+    cached = cache.lookup(THRESHOLD)  # read back from the cache
+    assert cached is not None
+    for statute in (parsed, cached):
+        directions = {m.name: m.direction for m in statute.monotones}
         assert directions == {
             "more_children_more_credit": "rise",
             "joint_return_never_lowers": "rise",
