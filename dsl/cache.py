@@ -22,8 +22,9 @@ not verify is ignored (and replaced by the next store), never trusted and never 
    exception while decoding (RecursionError, MemoryError, a wrong shape) means "ignore and
    rebuild". What a well-formed AST says is the MAC's to vouch for, not these checks'.
 
-The cache holds plain data only (tuples, strings, numbers), written with `marshal` and rebuilt
-into the AST's own classes from a fixed list: nothing in it is ever executed. Entries are
+The entries hold plain data only (tuples, strings, numbers), written with `marshal` and rebuilt
+into the AST's own classes from a fixed list: nothing in them is ever executed (the compiled
+engine keeps its loops, which are code, in a folder of their own: dsl/kernel_cache.py). Entries are
 written to a temporary file renamed into place; a failed write removes its temporary file, and
 each store removes the ones older than STALE_SECONDS that a killed process left. Set
 LEXTRACE_CACHE_DIR to move the cache, LEXTRACE_NO_CACHE=1 to turn it off.

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import ast
+from . import ast, kernel_cache
 from .columnar import (
     BOUND_COMPARISONS,
     LIMIT,
@@ -61,7 +61,7 @@ LIMIT = {LIMIT}
 PRODUCT_LIMIT = 4.0e18  # below 2**62 (4.61e18) by far more than a float product's rounding
 
 
-@numba.njit(nogil=True, error_model="numpy")
+@numba.njit(nogil=True, error_model="numpy", cache=CACHE)
 def product(a, b):
     # The float only bounds the magnitude (relative error below 1e-15, so a product estimated
     # under 4.0e18 is exactly under 2**62); the value itself is the integer product.
@@ -70,7 +70,7 @@ def product(a, b):
     return a * b, False
 
 
-@numba.njit(nogil=True, error_model="numpy")
+@numba.njit(nogil=True, error_model="numpy", cache=CACHE)
 def divisor(n):
     """Returns the sign of n, |n| (1 for 0: that row is deferred) and "n is 0"."""
     if n < 0:
@@ -80,7 +80,7 @@ def divisor(n):
     return 1, n, False
 
 
-@numba.njit(nogil=True, error_model="numpy")
+@numba.njit(nogil=True, error_model="numpy", cache=CACHE)
 def cents(n, d):
     """Returns n / d rounded to a whole number, halves away from zero (as the results are)."""
     if n >= 0:
@@ -90,7 +90,7 @@ def cents(n, d):
     return -(q + (2 * (-n - q * d) >= d))
 
 
-@numba.njit(nogil=True, error_model="numpy")
+@numba.njit(nogil=True, error_model="numpy", cache=CACHE)
 def fraction_input(q, r, d):
     n, over = product(q, d)
     n = n + r
@@ -705,7 +705,7 @@ class _Translation:
                 _HELPERS,
                 # numpy's error model: a division by zero (only on a deferred row, whose values
                 # are never read) gives 0 instead of raising.
-                '@numba.njit(nogil=True, error_model="numpy")',
+                '@numba.njit(nogil=True, error_model="numpy", cache=CACHE)',
                 f"def kernel({', '.join(names)}):",
                 "  for i in range(size):",
                 *[f"  {line}" for line in body],
@@ -855,9 +855,13 @@ def _compiled(
     with _COMPILED_LOCK:
         found = _COMPILED.get(text)
         if found is None:
-            namespace: dict[str, Any] = {}
-            exec(compile(text, "<lextrace kernel>", "exec"), namespace)
-            dispatcher = namespace["kernel"]
+            kept = kernel_cache.module(text)
+            if kept is not None:
+                dispatcher = kept.kernel
+            else:
+                namespace: dict[str, Any] = {"CACHE": False}
+                exec(compile(text, "<lextrace kernel>", "exec"), namespace)
+                dispatcher = namespace["kernel"]
             signature = [types.int64]
             for params, readonly in ((inputs, True), (outputs, False)):
                 signature += [
