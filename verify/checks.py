@@ -748,9 +748,11 @@ class Verifier:
         constraints = list(self.first.constraints)
         if check.second is not None:
             constraints += check.second.constraints
+        models = [self.first] if check.second is None else [self.first, check.second]
         if not self._rests_on_lists(check):
-            models = [self.first] if check.second is None else [self.first, check.second]
             constraints += [z3.Not(c) for model in models for c in model.derivation_conditions()]
+        else:
+            constraints += self._derivations_named(check, models)
         # A missing value found is assumed away from every later check, the other missing
         # values included: a use the evaluator reaches only past the first (a rule's value past
         # its condition on the same input) is not a second failure. Other inputs' missing
@@ -763,6 +765,21 @@ class Verifier:
         if self.split_ms is None:
             return decide([*constraints, *facts], self.timeout_ms)
         return self._split(check, [*constraints, *facts])
+
+    def _derivations_named(self, check: Check, models: list[Model]) -> list[Term]:
+        """Returns the facts tying each input derived from a list to its rule's value where a
+        scenario derives it, for the inputs the check names: without them, a derived input
+        would be free beside the list it is derived from, and a property relating the two
+        would be broken by a scenario the evaluator never makes."""
+        if not any(d.derived_by for d in self.statute.inputs.values()):
+            return []
+        named = self._symbols.of([t for t in (check.claim, check.premise) if t is not None])
+        return [
+            link
+            for model in models
+            for name, link in model.derivation_links().items()
+            if model.inputs[name].get_id() in named
+        ]
 
     def _split(self, check: Check, facts: list[Term]) -> tuple[Any, Decided]:
         """Returns Z3's answer decided case by case: one case per combination of the values

@@ -20,7 +20,7 @@ import z3
 
 from lextrace.dsl import ast, dates
 from lextrace.dsl.ast import param_values
-from lextrace.dsl.checker import walk
+from lextrace.dsl.checker import reachable_definitions, walk
 from lextrace.dsl.values import Value
 
 from .terms import all_of
@@ -150,9 +150,19 @@ class Model:
         self.lists: dict[str, ListTerms] = {}
         # The definitions a scenario's evaluation computes (when their guards hold): an empty
         # minimum, maximum or median there refuses the scenario.
-        from lextrace.dsl.checker import reachable_definitions
-
         self.evaluated = reachable_definitions(statute, statute.result_names)
+        # The rules deriving inputs (`derived by RULE when CONDITION`), each with the conditions
+        # under which a scenario derives its inputs; and the definitions only they use. Those
+        # are computed when a scenario derives an input, so their obligations hold there (see
+        # `demand`), not wherever their own rules could fail.
+        self.derivations: dict[str, list[ast.Expr]] = {}
+        for declared in statute.inputs.values():
+            if declared.derived_by is not None:
+                rule, condition = declared.derived_by.rule, declared.derived_by.condition
+                self.derivations.setdefault(rule, []).append(condition)
+        self.deriving = reachable_definitions(statute, list(self.derivations)) - self.evaluated
+        self._derivations_translated = False
+        self._links: dict[str, Term] | None = None
         self.shared = shared
         self.base = base
         self.vary = vary
@@ -363,9 +373,8 @@ class Model:
         statute = self.statute
         for name in statute.result_names:
             self.term(name)
-        deriving = {d.derived_by.rule for d in statute.inputs.values() if d.derived_by}
         for name, definition in statute.definitions.items():
-            if name in self.evaluated or name in deriving:
+            if name in self.evaluated or name in self.deriving:
                 continue
             for args in param_values(definition.params):
                 self.term(name, args)
@@ -387,13 +396,20 @@ class Model:
     def _demanded(self, key: Key, demand: dict[Key, Term]) -> Term:
         if key not in demand:
             name = key[0]
-            if name in self.statute.result_names or name not in self.evaluated:
+            if name in self.statute.result_names or (
+                name not in self.evaluated and name not in self.deriving
+            ):
                 demand[key] = z3.BoolVal(True)
             else:
                 # The use graph is acyclic (the checker refuses a cycle).
                 uses = [
                     _both(self._demanded(user, demand), guard)
                     for user, guard in self.sites.get(key, [])
+                ]
+                true = z3.BoolVal(True)
+                uses += [
+                    self.expr(condition, {}, true, record=False)
+                    for condition in self.derivations.get(name, [])
                 ]
                 if any(z3.is_true(use) for use in uses):
                     demand[key] = z3.BoolVal(True)
@@ -403,9 +419,11 @@ class Model:
 
     def demand(self, key: Key) -> Term:
         """Returns when the evaluation of a scenario computes the definition instance `key`:
-        true for a result and for a definition no result uses (it is checked on its own);
-        for the others, the disjunction of the uses that compute it. An instance first
-        translated after the results (by an invariant) is never computed by an evaluation."""
+        true for a result and for a definition neither a result nor a rule deriving an input
+        uses (it is checked on its own); for the others, the disjunction of the uses that
+        compute it, and for a rule deriving an input, of the conditions under which a scenario
+        derives it. An instance first translated after the results (by an invariant) and used
+        by none of those is never computed by an evaluation."""
         if self._demand is None:
             return z3.BoolVal(True)
         return self._demanded(key, self._demand)
@@ -415,6 +433,8 @@ class Model:
         """Returns the Z3 term of a definition for constant arguments; `guard`, when given, is
         when the definition being translated computes this use."""
         key = (name, args)
+        if name in self.deriving and not self._derivations_translated:
+            self._translate_derivations()
         if self.building:
             self.uses[self.building[-1]].add(key)
             if guard is not None:
@@ -435,6 +455,18 @@ class Model:
                 self.clauses.pop()
                 self.building.pop()
         return self.memo[key]
+
+    def _translate_derivations(self) -> None:
+        """Translates every rule deriving an input, and so what it uses, each use with its
+        guard: where a definition only they use is computed is then known (`demand`),
+        whichever of them is asked for first."""
+        self._derivations_translated = True
+        building, self.building = self.building, []
+        try:
+            for rule in self.derivations:
+                self.term(rule)
+        finally:
+            self.building = building
 
     def constant(self, value: Value) -> Term:
         """Returns the Z3 constant of a parameter value."""
@@ -940,6 +972,22 @@ class Model:
             for d in self.statute.inputs.values()
             if d.derived_by is not None
         ]
+
+    def derivation_links(self) -> dict[str, Term]:
+        """Returns, for each input `derived by RULE when CONDITION`, by name, the fact that a
+        scenario deriving it holds its rule's value (`CONDITION implies input = RULE`), as
+        the evaluator derives it. Made once: it translates the rules deriving inputs."""
+        if self._links is None:
+            true = z3.BoolVal(True)
+            self._links = {
+                d.name: z3.Implies(
+                    self.expr(d.derived_by.condition, {}, true, record=False),
+                    self.inputs[d.name] == self.term(d.derived_by.rule),
+                )
+                for d in self.statute.inputs.values()
+                if d.derived_by is not None
+            }
+        return self._links
 
     def scenario(
         self, model: z3.ModelRef, exact: bool = False
