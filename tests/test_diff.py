@@ -232,6 +232,33 @@ def test_changed_default_gives_a_witness_that_leaves_the_input_out(tmp_path: Pat
     assert [(r.kind, r.name) for r in found.rules] == [("input", "eligibility_period_years")]
 
 
+def test_a_swapped_default_reading_changes_the_results_of_scenarios_that_pin_none(
+    tmp_path: Path,
+) -> None:
+    """A scenario that pins no option reads each encoding's default: swapping which option of
+    I8 is the default changes results, though every option, pinned, gives what it gave."""
+    source = BUNDLED.read_text(encoding="utf-8")
+    lines = source.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("  default covered-jobs "))
+    first, second = lines[at], lines[at + 1]
+    assert second.startswith("  alternative business-wide ") and second.endswith(";")
+    lines[at] = second.replace("alternative", "default", 1)[:-1]
+    lines[at + 1] = first.replace("default", "alternative", 1) + ";"
+    (tmp_path / OFFICIAL.name).write_text(OFFICIAL.read_text(encoding="utf-8"), encoding="utf-8")
+    variant = tmp_path / BUNDLED.name
+    variant.write_text("\n".join(lines), encoding="utf-8")
+    found = semantic_diff(load_statute(BUNDLED).ast, load_statute(variant).ast)
+    results = {r.name: r for r in found.results}
+    credit = results["annual_credit"]
+    assert credit.status == "different" and credit.readings is not None
+    assert "I8" not in credit.readings  # pinned by neither: each side's default
+    assert "I8 pinned by neither" in credit.detail
+    assert Fraction(credit.new_value) > Fraction(credit.old_value)  # the raised cap for all
+    assert any("default changed from covered-jobs to business-wide" in n for n in found.notes)
+    assert not any("options differ" in n for n in found.notes)  # the same two, reordered
+    assert [(r.kind, r.name) for r in found.rules] == [("reading", "I8")]
+
+
 # ---- the command --------------------------------------------------------------------------------
 
 

@@ -395,6 +395,11 @@ def _canonical(name: str, sort: str) -> Term:
     return z3.Real(name)
 
 
+def _joined(detail: str, more: str) -> str:
+    """Returns a detail with one more remark."""
+    return f"{detail}; {more}" if detail else more
+
+
 def _index_map(variable: Term, union: list[str], members: tuple[str, ...]) -> Term:
     """Returns `members`' index of the name `union[variable]`, or -1 when it has no such name."""
     if tuple(union) == members:
@@ -519,9 +524,23 @@ def link(old: ast.Statute, new: ast.Statute) -> Link:
         new_options = tuple(o.name for o in after_reading.options)
         union = [*old_options, *(o for o in new_options if o not in old_options)]
         variable = z3.Int(f"reading_{reading_id}")
-        shared.old.readings[reading_id] = _index_map(variable, union, old_options)
-        shared.new.readings[reading_id] = _index_map(variable, union, new_options)
-        if old_options != new_options:
+        old_term = _index_map(variable, union, old_options)
+        new_term = _index_map(variable, union, new_options)
+        old_default, new_default = before_reading.default.name, after_reading.default.name
+        if old_default != new_default:
+            # A scenario that pins no option reads each encoding's own default: one more
+            # value of the shared variable, after every option.
+            unpinned = len(union)
+            old_term = z3.If(variable == unpinned, old_options.index(old_default), old_term)
+            new_term = z3.If(variable == unpinned, new_options.index(new_default), new_term)
+            shared.notes.append(
+                f"reading {reading_id}: its default changed from {old_default} to "
+                f"{new_default}; a scenario that pins no option is compared under each "
+                "encoding's default"
+            )
+        shared.old.readings[reading_id] = old_term
+        shared.new.readings[reading_id] = new_term
+        if set(old_options) != set(new_options):
             shared.notes.append(
                 f"reading {reading_id}: its options differ; only options both declare are compared"
             )
@@ -651,9 +670,17 @@ class Comparer:
                 used = _readings_used(self.old, name) | _readings_used(self.new, name)
                 readings = {}
                 for reading_id in sorted(used, key=_reading_order):
-                    option = witness.old_readings.get(reading_id) or witness.new_readings.get(
-                        reading_id
-                    )
+                    before = witness.old_readings.get(reading_id)
+                    after = witness.new_readings.get(reading_id)
+                    if before is not None and after is not None and before != after:
+                        # Pinned by neither side: each encoding read its own default.
+                        detail = _joined(
+                            detail,
+                            f"{reading_id} pinned by neither: each encoding's default "
+                            f"({before} before, {after} after)",
+                        )
+                        continue
+                    option = before or after
                     if option is None:
                         declared = (
                             self.new.readings.get(reading_id) or self.old.readings[reading_id]
