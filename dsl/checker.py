@@ -19,6 +19,7 @@ from .coverage import NOT_YET_ENCODED
 from .errors import Diagnostic, diagnostic_at, line_column
 from .numbers import stated_durations, stated_numbers, unit_word
 from .reserved import RESERVED_KEYS
+from .suggest import closest
 from .values import decimal_string, exact_string
 
 BUILTINS = ("min", "max", "floor", "ceil", "date")
@@ -196,10 +197,10 @@ class _Checker:
         ]
 
     def did_you_mean(self, name: str, params: tuple[ast.Param, ...]) -> str | None:
-        close = difflib.get_close_matches(name, self.known_names(params), n=1, cutoff=0.7)
+        close = closest(name, self.known_names(params), cutoff=0.7)
         if close:
-            self.suggested.add(close[0])
-        return f"did you mean '{close[0]}'?" if close else None
+            self.suggested.add(close)
+        return f"did you mean '{close}'?" if close else None
 
     # ---- types ----------------------------------------------------------------------------
     def infer(

@@ -30,6 +30,7 @@ from .errors import FieldProblem, ScenarioError
 from .evaluator import Evaluation, compiled
 from .reserved import META_KEY, READINGS_KEY, RESERVED_KEYS
 from .scenario_fast import quick_validator
+from .suggest import closest
 from .values import Derived, Value, decimal_string, exact_string
 
 MAX_SCENARIO_BYTES = 1_000_000
@@ -554,13 +555,13 @@ class _Validator:
                 continue
             for key in item:
                 if key not in record.fields:
-                    close = difflib.get_close_matches(str(key), fields, n=1, cutoff=0.6)
+                    close = closest(str(key), fields)
                     self.problems.append(
                         FieldProblem(
                             f"{at}.{key}",
                             f"one of the fields of a {record.name}: {', '.join(fields)}",
                             "an unknown field",
-                            f"did you mean '{close[0]}'?" if close else None,
+                            f"did you mean '{close}'?" if close else None,
                         )
                     )
             element: dict[str, object] = {}
@@ -821,8 +822,8 @@ def validate_fully(
                 label = name if len(name) <= 60 else name[:57] + "..."
             else:  # a YAML key that is not text: null, true, 1.5, a date ...
                 label = _show(name) if name is None or isinstance(name, bool) else str(name)
-            close = difflib.get_close_matches(label, declared_names, n=1, cutoff=0.6)
-            validator.unknown(label, f"did you mean '{close[0]}'?" if close else None)
+            close = closest(label, declared_names)
+            validator.unknown(label, f"did you mean '{close}'?" if close else None)
     values: dict[str, Value] = {}
     invalid: set[str] = set()
     derivable: list[ast.Input] = []

@@ -35,6 +35,9 @@ def refusal(statute: Statute, **changes: Any) -> str:
     [
         ({"new_jobs": ...}, ["field 'new_jobs'", "expected a whole number", "missing"]),
         ({"new_job": 3}, ["field 'new_job'", "unknown field", "did you mean 'new_jobs'?"]),
+        # A word of a longer name, too far from it in spelling for difflib alone.
+        ({"zone": True}, ["field 'zone'", "did you mean 'qualified_opportunity_zone'?"]),
+        ({"corridor": True}, ["did you mean 'employment_investment_corridor'?"]),
         ({"new_jobs": -3}, ["field 'new_jobs'", "at least 0", "given -3"]),
         ({"new_jobs": True}, ["field 'new_jobs'", "whole number", "given true"]),
         ({"new_jobs": "12"}, ["field 'new_jobs'", "whole number", 'given "12"']),
