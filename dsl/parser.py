@@ -1241,6 +1241,68 @@ class _Stopped(Exception):
 _BRACKETS = re.compile(r'"(?:[^"\\]|\\[\s\S])*"?|#[^\n]*|[(){}\[\]]')
 
 
+def _unopened_block(source: str, path: str, error_at: int) -> Diagnostic | None:
+    """Returns the error of the first '}' up to `error_at` (where parsing failed) that closes
+    no block of its own (statute words and comments aside): one that closes no block at all,
+    or, starting a line, one indented deeper than the line whose block it closes (that
+    block's own '}' is then the one that comes later); None when there is none."""
+    openers: list[int] = []  # where each unclosed '{' stands
+    for match in _BRACKETS.finditer(source):
+        if match.start() > error_at:
+            return None
+        char = match.group()
+        if char == "{":
+            openers.append(match.start())
+        elif char == "}":
+            if not openers:
+                return _unopened_at(source, path, match.start())
+            opened = openers.pop()
+            line_start = source.rfind("\n", 0, match.start()) + 1
+            if source[line_start : match.start()].strip(" \t"):
+                continue  # not the first thing on its line: indentation tells nothing
+            if match.start() - line_start > _indentation(source, opened):
+                return _unopened_at(source, path, match.start())
+    return None
+
+
+def _indentation(source: str, at: int) -> int:
+    """Returns the indentation of the line (outside statute words) on which `at` stands: the
+    line where the statute words holding the line began, for a line within them."""
+    words = [m.span() for m in _BRACKETS.finditer(source[:at]) if m.group().startswith('"')]
+    start = source.rfind("\n", 0, at) + 1
+    for begin, end in reversed(words):
+        if begin < start < end:
+            start = source.rfind("\n", 0, begin) + 1
+            break
+    text = source[start:at]
+    return len(text) - len(text.lstrip(" \t"))
+
+
+def _unopened_at(source: str, path: str, at: int) -> Diagnostic:
+    line, column = line_column(source, at)
+    indentation = column - 1
+    words = [m.span() for m in _BRACKETS.finditer(source[:at]) if m.group().startswith('"')]
+    candidate: int | None = None
+    for start in [0] + [m.end() for m in re.finditer("\n", source[:at])]:
+        if any(begin < start < end for begin, end in words):
+            continue  # a line within statute words
+        end = source.find("\n", start)
+        text = source[start : at if end < 0 else min(end, at)]
+        stripped = text.lstrip(" \t")
+        if len(text) - len(stripped) == indentation and stripped[:1] not in ("", "#", "}"):
+            candidate = start + indentation
+    hint = "remove this '}', or open its block with a '{'"
+    if candidate is not None:
+        hint = f"open the block of {_opener(source, candidate)} with a '{{' after its words"
+    return Diagnostic(
+        path,
+        line,
+        column,
+        "this '}' closes no block: a '{' seems to be missing before it",
+        hint=hint,
+    )
+
+
 def _nesting_diagnostic(source: str, path: str) -> Diagnostic | None:
     """Returns where the brackets of `source` first nest deeper than MAX_NESTING (statute words
     and comments aside), or None when they never do."""
@@ -1357,6 +1419,12 @@ def parse_encoding(source: str, path: str) -> tuple[ast.Statute, list[Diagnostic
                 if len(found) >= MAX_SYNTAX_ERRORS or fed[0] > limits.MAX_TOKENS:
                     break
                 continue
+            if not found:
+                unopened = _unopened_block(source, path, _error_position(error, text))
+                if unopened is not None:
+                    # Every later error would come from the block closed too early.
+                    found.append(unopened)
+                    break
             found.append(_syntax_diagnostic(error, path, source))
             bounds = _statement_bounds(text, _error_position(error, text))
             # Re-parsing to find further errors stops once a whole file's worth of tokens has

@@ -174,6 +174,46 @@ def test_a_missing_brace_in_a_file_without_indentation_is_reported_at_the_end() 
     assert "never closed: the block that line 4 (section 1. {) opens" in rendered
 
 
+MISSING_OPENING_BRACE = """statute "X"
+input n: count = 0 "n";
+results x, y;
+section 1. {
+  a. "The first
+      clause."
+    rule x: count = n;
+  }
+  b. "The second clause." {
+    rule y: count = n;
+  }
+}
+"""
+
+
+def test_a_missing_opening_brace_is_one_error_at_the_brace_that_closes_too_early() -> None:
+    with pytest.raises(EncodingError) as caught:
+        parse_encoding(MISSING_OPENING_BRACE, "open.lex")
+    rendered = caught.value.render()
+    # Not the cascade of "expected 'section'" after the section was closed by a's '}'.
+    assert rendered.startswith(
+        "open.lex:8:3: error: this '}' closes no block: a '{' seems to be missing before it"
+    )
+    assert "open the block of line 5 (a. \"The first) with a '{' after its words" in rendered
+    assert len(caught.value.diagnostics) == 1
+
+
+def test_an_extra_closing_brace_is_reported_where_it_stands() -> None:
+    source = MISSING_BRACE.replace(
+        "    rule y: count = n;\n  }\n}\n", "    rule y: count = n;\n  }\n}\n}\n"
+    )
+    source = source.replace(
+        'clause." {\n    rule x: count = n;', 'clause." {\n    rule x: count = n;\n  }'
+    )
+    with pytest.raises(EncodingError) as caught:
+        parse_encoding(source, "extra.lex")
+    rendered = caught.value.render()
+    assert "extra.lex:14:1: error: this '}' closes no block" in rendered
+
+
 # ---- static checks ----------------------------------------------------------------------------
 
 CHECKS = [
