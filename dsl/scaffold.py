@@ -47,6 +47,12 @@ _INLINE_LABEL = re.compile(r"(?<!\S)\((?:[0-9]{1,4}[A-Za-z]{0,2}|[a-zA-Z]{1,6})\
 _BEFORE_INLINE = re.compile(r"(?:[:;.\u2014\u2013]|;\s+(?:and|or))$")  # an em or an en dash too
 # A label followed by one of these is a reference, not a subdivision: `(1) of this section`.
 _REFERENCE_WORDS = frozenset({"of", "and", "or", "through", "is", "are"})
+# Words naming a part of a text: a line ending in one goes on with the label it refers to.
+_PART_WORDS = frozenset(
+    f"{word}{plural}"
+    for word in ("section", "subsection", "paragraph", "subparagraph", "clause", "subclause")
+    for plural in ("", "s")
+)
 _ROMAN = re.compile(r"(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})")
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 
@@ -121,6 +127,8 @@ class Node:
     label: str
     reading: Reading | None
     items: list[Node | list[str]] = field(default_factory=list)
+    # The column its label stands at when it begins a line of the text (-1 inside a line).
+    indent: int = -1
 
     @property
     def children(self) -> list[Node]:
@@ -142,17 +150,38 @@ class _Builder:
     def __init__(self, section: Node) -> None:
         self.stack: list[Node] = [section]
         self.paragraph_break = False
+        self.last_word = ""  # the last word read, across lines
+
+    def _continues_reference(self, text: str, end: int) -> bool:
+        """True when a label beginning a line is the rest of a reference the line before
+        began ("... under subsection" / "(a) as is determined"): that line ends in a word
+        naming a part of a text, and the words after the label go on in lower case."""
+        rest = text[end:].split(maxsplit=1)
+        return self.last_word.lower() in _PART_WORDS and bool(rest) and rest[0][:1].islower()
 
     @property
     def current(self) -> Node:
         return self.stack[-1]
 
-    def place(self, label: str, at_line_start: bool) -> int | None:
+    def place(self, label: str, at_line_start: bool, indent: int = -1) -> int | None:
         """Returns the depth (in the stack) of the parent a label belongs under, or None when
         the label is words (a label inside a line that neither continues a level nor opens
-        a new one)."""
+        a new one). A label beginning a line of an indented text, as far in as an open level
+        of its kind, is that level's sibling, though letters were skipped in between ((i)
+        after (d) is a letter there, not a numeral under the (B) indented below (d))."""
         candidates = readings(label)
         levels = self.stack[1:]
+        indents = {node.indent for node in levels if node.indent >= 0}
+        if at_line_start and indent >= 0 and len(indents) > 1 and indent < max(indents):
+            for depth in range(len(levels) - 1, -1, -1):
+                level = levels[depth].reading
+                assert level is not None
+                if levels[depth].indent != indent:
+                    continue
+                for kind, value in candidates:
+                    if kind == level[0] and value > level[1]:
+                        self._chosen = (kind, value)
+                        return depth
         for depth in range(len(levels) - 1, -1, -1):
             level = levels[depth].reading
             assert level is not None
@@ -177,28 +206,33 @@ class _Builder:
         self._chosen = candidates[0]
         return len(levels)
 
-    def open(self, label: str, depth: int) -> None:
+    def open(self, label: str, depth: int, indent: int = -1) -> None:
         del self.stack[depth + 1 :]
-        node = Node(label, self._chosen)
+        node = Node(label, self._chosen, indent=indent)
         self.current.items.append(node)
         self.stack.append(node)
 
     def words(self, text: str) -> None:
-        self.current.add_words(text.split(), self.paragraph_break)
-        if text.strip():
+        words = text.split()
+        self.current.add_words(words, self.paragraph_break)
+        if words:
             self.paragraph_break = False
+            self.last_word = words[-1]
 
     def line(self, text: str) -> None:
         """Reads one line of the official text: its leading labels, then its words and the
         labels laid out inside it."""
         position = len(text) - len(text.lstrip())
+        indent = position
         while True:
             match = _DOT_LABEL.match(text, position) or _PAREN_LABEL.match(text, position)
             if match is None or _is_reference(text, match.end()):
                 break
-            depth = self.place(match.group(), at_line_start=True)
+            if position == indent and self._continues_reference(text, match.end()):
+                break
+            depth = self.place(match.group(), True, indent if position == indent else -1)
             assert depth is not None
-            self.open(match.group(), depth)
+            self.open(match.group(), depth, indent if position == indent else -1)
             self.paragraph_break = False
             position = match.end()
             position += len(text[position:]) - len(text[position:].lstrip())

@@ -11,6 +11,7 @@ heading, at file:line:column; the output exists or cannot be written; a bad `--c
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import click
@@ -42,8 +43,32 @@ def _checked(text: str, output: Path, official_text: str, official: Path) -> Non
         diagnostics += check_fidelity(statute, official_text, str(official))
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
-        rendered = "\n".join(d.render(text) for d in errors)
-        raise BadInput(f"{rendered}\n{output}: not written: the encoding would not be usable")
+        rendered = []
+        for diagnostic in errors:
+            rendered.append(diagnostic.render(text))
+            line = _official_line(text, diagnostic.line, official_text)
+            if line is not None:
+                rendered.append(f"      from {official}:{line}, where those words begin")
+        raise BadInput(
+            "\n".join(rendered) + f"\n{output}: not written: the encoding made from {official} "
+            "would not be usable (the lines above are the lines it would have). A label that "
+            "begins a line of the text is read as a clause of its own: where it only goes on "
+            "with the sentence before it, join the two lines in the text"
+        )
+
+
+def _official_line(text: str, line: int, official_text: str) -> int | None:
+    """Returns the line of the official text where the quoted words on line `line` of the
+    encoding `text` begin, or None when that line quotes none or they cannot be found."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    quoted = re.search(r'"([^"]+)', lines[line - 1])
+    words = quoted.group(1).split()[:6] if quoted else []
+    if not words:
+        return None
+    found = re.search(r"\s+".join(re.escape(word) for word in words), official_text)
+    return None if found is None else official_text.count("\n", 0, found.start()) + 1
 
 
 @click.command(name="init")

@@ -148,6 +148,36 @@ def test_an_i_after_h_is_a_letter_and_after_c_a_roman_numeral() -> None:
     assert [c.label for c in top[0].children] == ["(i)", "(ii)"]
 
 
+def test_in_an_indented_text_a_label_is_the_sibling_of_the_open_level_as_far_in() -> None:
+    # (i) after (d)(2)(B), at the margin as (d) is: a letter after skipped ones, not a numeral.
+    text = (
+        "7. Heading.\n(a) A.\n(d) Limit.\n  (2) Amount.\n    (A) the excess of--\n"
+        "      (i) income, over\n      (ii) the threshold, bears to\n    (B) $10,000.\n"
+        "(i) Refundable part. 40 percent of the credit.\n"
+    )
+    (tree,) = build_sections(text)
+    assert [c.label for c in tree.children] == ["(a)", "(d)", "(i)"]
+    (paragraph,) = tree.children[1].children
+    assert [c.label for c in paragraph.children] == ["(A)", "(B)"]
+    assert paragraph.children[1].children == []
+    # Flat, the same text keeps reading (i) as the first numeral under (B).
+    flat = "\n".join(line.strip() for line in text.splitlines()) + "\n"
+    (tree,) = build_sections(flat)
+    assert [c.label for c in tree.children] == ["(a)", "(d)"]
+
+
+def test_a_label_that_ends_a_reference_begun_on_the_line_before_is_words() -> None:
+    (tree,) = build_sections(
+        "7. Heading.\n(a) Credit.\n(b) Refund. 40 percent of the credit allowed under subsection\n"
+        "(a) as is determined after the limitation shall be refunded.\n"
+    )
+    a, b = tree.children
+    assert b.items == [
+        "Refund. 40 percent of the credit allowed under subsection (a) as is determined "
+        "after the limitation shall be refunded.".split()
+    ]
+
+
 def test_inline_labels_split_where_the_text_lays_them_out() -> None:
     (tree,) = build_sections(
         "4. a. The amount: (1) if one; or (2) if two; and (3) per (1) of this. Later words.\n"
@@ -253,6 +283,26 @@ def test_an_unreadable_official_text_is_named(
     assert f"{official}:1:1: error: cannot read the official text: is not UTF-8" in (
         capsys.readouterr().err
     )
+
+
+def test_an_unusable_result_names_the_lines_of_the_text_it_came_from(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "(a) as is ..." begins a line after "under", which names no part of a text: read as a
+    # second clause (a). The encoding is not written; the error names the text's line.
+    official = tmp_path / "text.txt"
+    official.write_text(
+        "7. Heading.\n(a) Credit. The credit is $10.\n(b) Refund. The credit under\n"
+        "(a) as is determined is refunded.\n",
+        encoding="utf-8",
+    )
+    target = tmp_path / "new.lex"
+    assert main(["init", str(official), "--name", "R", "-o", str(target)]) == exits.BAD_INPUT
+    err = capsys.readouterr().err
+    assert "clause (a) appears twice" in err
+    assert f"from {official}:4, where those words begin" in err
+    assert "join the two lines in the text" in err
+    assert not target.exists()
 
 
 def walk_through() -> str:
