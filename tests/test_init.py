@@ -171,11 +171,12 @@ def test_a_label_that_ends_a_reference_begun_on_the_line_before_is_words() -> No
         "7. Heading.\n(a) Credit.\n(b) Refund. 40 percent of the credit allowed under subsection\n"
         "(a) as is determined after the limitation shall be refunded.\n"
     )
-    a, b = tree.children
-    assert b.items == [
+    _, b = tree.children
+    (words,) = b.items
+    assert " ".join(words) == (  # type: ignore[arg-type]
         "Refund. 40 percent of the credit allowed under subsection (a) as is determined "
-        "after the limitation shall be refunded.".split()
-    ]
+        "after the limitation shall be refunded."
+    )
 
 
 def test_inline_labels_split_where_the_text_lays_them_out() -> None:
