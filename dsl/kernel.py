@@ -855,13 +855,11 @@ def _compiled(
     with _COMPILED_LOCK:
         found = _COMPILED.get(text)
         if found is None:
-            kept = kernel_cache.module(text)
-            if kept is not None:
-                dispatcher = kept.kernel
-            else:
-                namespace: dict[str, Any] = {"CACHE": False}
-                exec(compile(text, "<lextrace kernel>", "exec"), namespace)
-                dispatcher = namespace["kernel"]
+            kept = kernel_cache.prepared(text)
+            if kept is None:  # compiled in memory, every process
+                kept = kernel_cache.Kept({"CACHE": False}, "<lextrace kernel>", text.encode())
+            exec(compile(kept.source, kept.filename, "exec"), kept.namespace)
+            dispatcher = kept.namespace["kernel"]
             signature = [types.int64]
             for params, readonly in ((inputs, True), (outputs, False)):
                 signature += [

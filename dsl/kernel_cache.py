@@ -6,11 +6,12 @@ generated text (dsl/kernel.py), so it is written to a module of its own, named b
 its text, in the folder `kernels` of the parse cache's folder (dsl/cache.py; LEXTRACE_CACHE_DIR
 moves it, LEXTRACE_NO_CACHE=1 turns this off too).
 
-That module is imported, so it is executed: it is used only when its bytes are exactly the text
-just generated, in a folder of this user's that no one else may write to. A module that differs
-(edited, damaged, half-written) is written anew; a folder that does not qualify is not used,
-and the kernel is compiled in memory as without a cache. Nothing here can change a result: the
-same text gives the same function, whether numba loads its machine code or compiles it again.
+That module is executed (by dsl/kernel.py, the generator): it is used only when its bytes are
+exactly the text just generated, in a folder of this user's that no one else may write to. A
+module that differs (edited, damaged, half-written) is written anew; a folder that does not
+qualify is not used, and the kernel is compiled in memory as without a cache. Nothing here can
+change a result: the same text gives the same function, whether numba loads its machine code or
+compiles it again.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
-from types import ModuleType
+from typing import Any, NamedTuple
 
 from .cache import cache_dir
 
@@ -55,10 +56,21 @@ def _private(path: Path) -> bool:
     )
 
 
-def module(text: str) -> ModuleType | None:
-    """Returns the generated module of `text` imported from the kernel folder (written there
-    first when it is missing or differs), with CACHE set so that numba keeps what it compiles;
-    None when there is no usable folder or the file cannot be written."""
+class Kept(NamedTuple):
+    """A kernel module ready to be executed: the namespace of a module registered by its
+    name, the file it comes from and the source read back from that file."""
+
+    namespace: dict[str, Any]
+    filename: str
+    source: bytes
+
+
+def prepared(text: str) -> Kept | None:
+    """Returns the module for the generated `text` in the kernel folder (written there first
+    when it is missing or differs), registered and with CACHE set, so that numba keeps what it
+    compiles: executing `source` in `namespace` (dsl/kernel.py does) defines the kernel. None
+    when there is no usable folder, the file cannot be written, or it does not read back as
+    `text`."""
     where = folder()
     if where is None:
         return None
@@ -68,22 +80,19 @@ def module(text: str) -> ModuleType | None:
     try:
         if not _holds(path, data):
             _write_atomically(where, path, data)
+        # What is executed is what is read now, compared again: not what was checked before.
+        source = path.read_bytes()
     except OSError:
         return None
     spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
+    if source != data or spec is None:
         return None
-    loaded = importlib.util.module_from_spec(spec)
-    loaded.CACHE = True  # type: ignore[attr-defined]
-    # The file is read again by the import: compare what is executed, not what was checked.
-    source = spec.loader.get_data(str(path))  # type: ignore[attr-defined]
-    if source != data:
-        return None
+    module = importlib.util.module_from_spec(spec)
+    module.CACHE = True  # type: ignore[attr-defined]
     # numba names a compiled function's module, and finds it again by that name when it
     # loads the machine code: the module must be importable by name.
-    sys.modules[name] = loaded
-    exec(compile(source, str(path), "exec"), loaded.__dict__)
-    return loaded
+    sys.modules[name] = module
+    return Kept(module.__dict__, str(path), source)
 
 
 def _holds(path: Path, data: bytes) -> bool:

@@ -33,49 +33,61 @@ def kernel_files(cache: Path) -> list[Path]:
     return sorted((cache / kernel_cache.FOLDER).glob(f"{kernel_cache.PREFIX}*.py"))
 
 
+def executed(text: str) -> dict[str, object] | None:
+    """The namespace of the kept module of `text` once executed (as dsl/kernel.py does), or
+    None when it is not kept."""
+    kept = kernel_cache.prepared(text)
+    if kept is None:
+        return None
+    exec(compile(kept.source, kept.filename, "exec"), kept.namespace)
+    return kept.namespace
+
+
 def test_a_kernel_is_written_once_and_imported_with_numbas_cache_on(cache: Path) -> None:
-    loaded = kernel_cache.module(TEXT)
-    assert loaded is not None and loaded.VALUE == 1 and loaded.KEPT is True
+    loaded = executed(TEXT)
+    assert loaded is not None and loaded["VALUE"] == 1 and loaded["KEPT"] is True
     (path,) = kernel_files(cache)
     assert path.read_text() == TEXT
-    assert sys.modules[loaded.__name__] is loaded  # numba finds the module again by its name
+    name = str(loaded["__name__"])
+    assert sys.modules[name].__dict__ is loaded  # numba finds the module again by its name
+    assert loaded["__file__"] == str(path)
     stamp = path.stat().st_mtime_ns
-    again = kernel_cache.module(TEXT)
-    assert again is not None and again.VALUE == 1
+    again = executed(TEXT)
+    assert again is not None and again["VALUE"] == 1
     assert path.stat().st_mtime_ns == stamp  # unchanged: numba's cached code stays valid
     assert oct((cache / kernel_cache.FOLDER).stat().st_mode & 0o777) == "0o700"
 
 
 def test_an_edited_kernel_file_is_written_anew_not_executed(cache: Path) -> None:
-    kernel_cache.module(TEXT)
+    executed(TEXT)
     (path,) = kernel_files(cache)
     path.write_text("VALUE = 2\nKEPT = CACHE\n")
-    loaded = kernel_cache.module(TEXT)
-    assert loaded is not None and loaded.VALUE == 1
+    loaded = executed(TEXT)
+    assert loaded is not None and loaded["VALUE"] == 1
     assert path.read_text() == TEXT
 
 
 def test_a_folder_in_the_kernel_files_place_is_not_used(cache: Path) -> None:
-    kernel_cache.module(TEXT)
+    kernel_cache.prepared(TEXT)
     (path,) = kernel_files(cache)
     path.unlink()
     path.mkdir()  # cannot be replaced by a file: the kernel is compiled in memory instead
-    assert kernel_cache.module(TEXT) is None
+    assert kernel_cache.prepared(TEXT) is None
     assert path.is_dir()
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
 @pytest.mark.parametrize("which", ["kernels", "cache"])
 def test_a_folder_others_may_write_to_is_not_used(cache: Path, which: str) -> None:
-    kernel_cache.module(TEXT)
+    kernel_cache.prepared(TEXT)
     folder = cache / kernel_cache.FOLDER if which == "kernels" else cache
     folder.chmod(0o777)
     try:
         assert kernel_cache.folder() is None
-        assert kernel_cache.module(TEXT) is None
+        assert kernel_cache.prepared(TEXT) is None
     finally:
         folder.chmod(0o700)
-    assert kernel_cache.module(TEXT) is not None
+    assert kernel_cache.prepared(TEXT) is not None
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
@@ -84,13 +96,13 @@ def test_a_link_in_place_of_the_folder_is_not_used(cache: Path, tmp_path: Path) 
     elsewhere.mkdir(mode=0o700)
     (cache / kernel_cache.FOLDER).symlink_to(elsewhere)
     assert kernel_cache.folder() is None
-    assert kernel_cache.module(TEXT) is None
+    assert kernel_cache.prepared(TEXT) is None
     assert not list(elsewhere.iterdir())
 
 
 def test_no_cache_means_no_kernel_folder(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LEXTRACE_NO_CACHE", "1")
-    assert kernel_cache.module(TEXT) is None
+    assert kernel_cache.prepared(TEXT) is None
     assert not (cache / kernel_cache.FOLDER).exists()
 
 
