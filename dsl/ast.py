@@ -254,13 +254,16 @@ AGGREGATES: tuple[str, ...] = (
 )
 # The aggregates that have no value over an empty list: a scenario that asks for one is refused.
 NEEDS_ELEMENT: tuple[str, ...] = ("min", "max", "median", "median_low", "median_high")
+# The aggregates that take an amount computed for each element, `OP of (EXPRESSION) in LIST`.
+COMPUTABLE: tuple[str, ...] = ("sum", *NEEDS_ELEMENT)
 
 
 @dataclass(frozen=True)
 class Aggregate(Expr):
     """`OP of [FIELD in] LIST [where COND]`: an aggregate over the elements of a list input
     that meet the condition (over the element's fields and any other name). `count` counts
-    them; `sum`, `min`, `max` and the medians take a numeric field (`median` the mean of the two
+    them; `sum`, `min`, `max` and the medians take a numeric field, or a numeric expression
+    computed for each element, `OP of (EXPRESSION) in LIST` (`median` the mean of the two
     middle values of an even count, `median_low` the lower, `median_high` the higher); `any`
     and `all` take a bool field, or none (then `any` is "some element meets the condition" and
     `all` "every element does")."""
@@ -269,6 +272,9 @@ class Aggregate(Expr):
     field: str | None
     source: str
     condition: Expr | None
+    # `OP of (EXPRESSION) in LIST`: an amount computed for each element (over its fields and
+    # any other name, as a `where` condition is), in place of a field; `field` is then None.
+    value: Expr | None = None
 
 
 # ---------------------------------------------------------------------------------------------

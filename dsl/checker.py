@@ -67,7 +67,25 @@ def walk(expr: ast.Expr | None) -> Iterator[ast.Expr]:
         yield from walk(expr.then)
         yield from walk(expr.otherwise)
     elif isinstance(expr, ast.Aggregate):
+        yield from walk(expr.value)
         yield from walk(expr.condition)
+
+
+def computed_type(statute: ast.Statute, expr: ast.Aggregate) -> ast.Type:
+    """Returns the type of `OP of (EXPRESSION) in LIST` in a checked encoding (see
+    `_Checker.infer_computed`); a parameter it names takes the type the definitions declare
+    for that name."""
+    assert expr.value is not None
+    names = {node.name for node in walk(expr.value) if isinstance(node, ast.Ref)}
+    params: dict[str, ast.Param] = {}
+    for definition in statute.definitions.values():
+        for param in definition.params:
+            if param.name in names:
+                params.setdefault(param.name, param)
+    scope = (*params.values(), *element_params(statute, expr))
+    found = _Checker(statute).infer_computed(expr, scope, None)
+    assert isinstance(found, ast.Type), f"unchecked aggregate {expr!r}"
+    return found
 
 
 def element_params(statute: ast.Statute, expr: ast.Aggregate) -> tuple[ast.Param, ...]:
@@ -365,6 +383,8 @@ class _Checker:
         fields = element_params(statute, expr)
         if expr.condition is not None:
             self.expect_bool(expr.condition, (*params, *fields), clause, "'where'")
+        if expr.value is not None:
+            return self.infer_computed(expr, (*params, *fields), clause)
         field = record.fields.get(expr.field) if expr.field is not None else None
         if expr.field is not None and field is None:
             close = difflib.get_close_matches(expr.field, list(record.fields), n=1, cutoff=0.6)
@@ -414,6 +434,29 @@ class _Checker:
         if expr.op == "median" and field.type == ast.COUNT:
             return ast.NUMBER  # the mean of two middle counts may be a half
         return field.type
+
+    def infer_computed(
+        self, expr: ast.Aggregate, scope: tuple[ast.Param, ...], clause: ast.Clause | None
+    ) -> ExprType | None:
+        """Returns the type of `OP of (EXPRESSION) in LIST`: the expression's, computed for
+        each element over its fields (a number for the sum of shares and the median of
+        counts); it must be numeric."""
+        assert expr.value is not None
+        found = self.infer(expr.value, scope, clause)
+        if found is None:
+            return None
+        if not isinstance(found, ast.Type) or not found.is_numeric:
+            self.report(
+                expr.value.span,
+                f"'{expr.op} of' needs an amount for each element; this is a {found}",
+                clause,
+            )
+            return None
+        if expr.op == "sum" and found == ast.SHARE:
+            return ast.NUMBER
+        if expr.op == "median" and found == ast.COUNT:
+            return ast.NUMBER
+        return found
 
     def expect_bool(
         self, expr: ast.Expr, params: tuple[ast.Param, ...], clause: ast.Clause | None, where: str

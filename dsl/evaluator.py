@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import ast, dates
+from .checker import computed_type
 from .errors import FieldProblem, ScenarioError
 from .values import Derived, Value
 
@@ -74,6 +75,8 @@ class AggregateUse:
     total: int
     covered: int
     elements: tuple[int, ...]
+    # Of `OP of (EXPRESSION) in LIST`: each covered element's amount, by index.
+    amounts: tuple[tuple[int, Value], ...] = ()
 
 
 @dataclass
@@ -549,11 +552,15 @@ class Program:
         self.scope = {**outer, **dates.record_scope(statute, expr)}
         try:
             condition = self.expr(expr.condition) if expr.condition is not None else None
+            computed = self.expr(expr.value) if expr.value is not None else None
         finally:
             self.scope = outer
         record = statute.record_of(source)
         assert record is not None
-        whole = name is not None and record.fields[name].type.kind == "count"
+        if expr.value is not None:
+            whole = computed_type(statute, expr).kind == "count"
+        else:
+            whole = name is not None and record.fields[name].type.kind == "count"
         where = f"{statute.path}:{expr.span.line}:{expr.span.column}"
         text = " ".join(statute.source[expr.span.start : expr.span.end].split())
 
@@ -575,20 +582,24 @@ class Program:
                 uses[before:] = list(dict.fromkeys(uses[before:]))
             return chosen, len(items)
 
-        def field_of(evaluation: Evaluation, index: int) -> Value:
-            items = evaluation.inputs[source]
-            assert isinstance(items, tuple)
-            return items[index][name]  # type: ignore[index, return-value]
-
         def run(evaluation: Evaluation, bound: Mapping[str, Value]) -> Value:
             chosen, total = selected(evaluation, bound)
+            items = evaluation.inputs[source]
+            assert isinstance(items, tuple)
+            # Each covered element's value: its field, or its amount, computed once.
+            amount: Callable[[int], Value] = (
+                {i: computed(evaluation, {**bound, **items[i]}) for i in chosen}.__getitem__  # type: ignore[dict-item]
+                if computed is not None
+                else lambda i: items[i][name]  # type: ignore[index]
+            )
+
             rests_on: tuple[int, ...] = ()
             value: Value
             if op == "count":
                 value = len(chosen)
             elif op == "sum":
                 start: Fraction | int = 0 if whole else Fraction(0)
-                value = sum((field_of(evaluation, i) for i in chosen), start)  # type: ignore[arg-type]
+                value = sum((amount(i) for i in chosen), start)  # type: ignore[arg-type]
             elif op in ("any", "all"):
                 if name is None:
                     holds = bool(chosen) if op == "any" else len(chosen) == total
@@ -597,14 +608,14 @@ class Program:
                     elif op == "all" and not holds:
                         rests_on = (next(i for i, c in enumerate(_marks(chosen, total)) if not c),)
                 else:
-                    found = [i for i in chosen if bool(field_of(evaluation, i)) == (op == "any")]
+                    found = [i for i in chosen if bool(amount(i)) == (op == "any")]
                     holds = bool(found) if op == "any" else not found
                     rests_on = tuple(found[:1])
                 value = holds
             else:
                 if not chosen:
                     raise _empty(expr, text, where, total)
-                ordered = sorted(chosen, key=lambda i: field_of(evaluation, i))  # type: ignore[arg-type, return-value]
+                ordered = sorted(chosen, key=lambda i: amount(i))  # type: ignore[arg-type, return-value]
                 if op == "min":
                     rests_on = (ordered[0],)
                 elif op == "max":
@@ -614,12 +625,13 @@ class Program:
                     rests_on = {"median_low": (low,), "median_high": (high,)}.get(
                         op, (low,) if low == high else (low, high)
                     )
-                values = [field_of(evaluation, i) for i in rests_on]
+                values = [amount(i) for i in rests_on]
                 mean = op == "median"
                 value = Fraction(sum(values), len(values)) if mean else values[0]  # type: ignore[arg-type]
             if evaluation.tracing and evaluation.frames:
+                amounts = tuple((i, amount(i)) for i in chosen) if computed is not None else ()
                 evaluation.frames[-1].aggregates.append(
-                    AggregateUse(expr, value, total, len(chosen), rests_on)
+                    AggregateUse(expr, value, total, len(chosen), rests_on, amounts)
                 )
             return value
 

@@ -115,6 +115,7 @@ def reads(
         inner_name = inner.name if inner is not None else ""
         if expr.field is not None and inner is not None:
             yield Read((inner_name, expr.field), expr.span)
+        yield from reads(statute, expr.value, params, inner_name)
         yield from reads(statute, expr.condition, params, inner_name)
         return
     for child in _children(expr):

@@ -1092,9 +1092,21 @@ class _Builder:
         children = list(tree.children)
         op = "sum" if tree.data in ("sum_aggregate", "sum_where") else str(children.pop(0))
         source_tree = cast(Tree, children[0])
-        names = [str(tok) for tok in source_tree.children]
-        field, source = (names[0], names[1]) if len(names) == 2 else (None, names[0])
+        value: ast.Expr | None = None
+        if source_tree.data == "aggregated_value":
+            value = self.expr(source_tree.children[0])
+            field, source = None, str(source_tree.children[1])
+        else:
+            names = [str(tok) for tok in source_tree.children]
+            field, source = (names[0], names[1]) if len(names) == 2 else (None, names[0])
         condition = self.expr(children[1]) if len(children) > 1 else None
+        if value is not None and op not in ast.COMPUTABLE:
+            self.error(
+                span,
+                f"'{op} of' takes no computed amount",
+                hint="only sum, min, max and the medians take (EXPRESSION) in LIST",
+            )
+            value = None
         if op in ast.DATE_PARTS:
             if field is not None or condition is not None:
                 self.error(
@@ -1112,7 +1124,7 @@ class _Builder:
                 hint="the aggregates are " + ", ".join(ast.AGGREGATES),
             )
             op = "count"
-        return ast.Aggregate(span, cast(ast.AggregateOp, op), field, source, condition)
+        return ast.Aggregate(span, cast(ast.AggregateOp, op), field, source, condition, value)
 
     def part_of(self, name: Token, operand: ast.Expr, span: ast.Span) -> ast.Expr:
         """Returns `year of D`, `month of D` or `day of D`; another word is reported at it."""

@@ -122,6 +122,8 @@ class _Rates:
         if isinstance(expr, ast.Aggregate):
             if expr.condition is not None:
                 self.period(place, expr.condition, "")
+            if expr.value is not None:
+                return self.period(place, expr.value, around)
             return self.field_period(expr)
         if isinstance(expr, ast.Call) and expr.name in ("min", "max"):
             return self.joined(place, expr, list(expr.args), around)

@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import ast, dates
-from .checker import walk
+from .checker import computed_type, walk
 from .evaluator import INPUT, AggregateUse, Evaluation, Key, Step, step_label
 from .values import Value, cents_string, decimal_string, dollars, exact_string, percent
+
+# How many elements' amounts a line of the trace shows (the JSON trace has them all).
+AMOUNTS_SHOWN = 12
 
 
 def display(type_: ast.Type, value: Value) -> str:
@@ -197,8 +200,9 @@ class Trace:
             if expr.condition is not None
             else f"over {use.total:,} element{'' if use.total == 1 else 's'}"
         )
+        each = self.amounts_text(use)
         if not use.elements:
-            return covered
+            return covered + each
         names = [self.element_name(use, i) for i in use.elements]
         role = {
             "min": "the lowest",
@@ -209,7 +213,20 @@ class Trace:
             "any": "met by",
             "all": "not met by",
         }[expr.op]
-        return f"{covered}; {role}: {' and '.join(names)}"
+        return f"{covered}; {role}: {' and '.join(names)}{each}"
+
+    def amounts_text(self, use: AggregateUse) -> str:
+        """Returns `; each: jobs[0] J-1 $1,200.00, ...` for an aggregate of an amount
+        computed for each element (the first AMOUNTS_SHOWN of them), else nothing."""
+        if not use.amounts:
+            return ""
+        type_ = self.aggregate_type(use)
+        shown = [
+            f"{self.element_name(use, i)} {display(type_, v)}"
+            for i, v in use.amounts[:AMOUNTS_SHOWN]
+        ]
+        more = len(use.amounts) - AMOUNTS_SHOWN
+        return "; each: " + ", ".join(shown) + (f" and {more:,} more" if more > 0 else "")
 
     def aggregate_type(self, use: AggregateUse) -> ast.Type:
         """Returns the type an aggregate's value is shown in (see `aggregate_type`)."""
@@ -226,7 +243,7 @@ class Trace:
             if record is not None and record.label_field and isinstance(items, tuple):
                 element[record.label_field] = items[index][record.label_field]
             elements.append(element)
-        return {
+        found: dict[str, object] = {
             "aggregate": self.source_of(use.expr),
             "value": json_value(self.aggregate_type(use), use.value),
             "list": use.expr.source,
@@ -234,6 +251,12 @@ class Trace:
             "covered": use.covered,
             "rests_on": elements,
         }
+        if use.amounts:
+            found["amounts"] = [
+                {"index": i, "value": json_value(self.aggregate_type(use), v)}
+                for i, v in use.amounts
+            ]
+        return found
 
     # ---- JSON -----------------------------------------------------------------------------
     def to_json(self) -> list[dict[str, object]]:
@@ -372,6 +395,8 @@ def aggregate_type(statute: ast.Statute, expr: ast.Aggregate) -> ast.Type:
         return ast.COUNT
     if expr.op in ("any", "all"):
         return ast.BOOL
+    if expr.value is not None:
+        return computed_type(statute, expr)
     record = statute.record_of(expr.source)
     assert record is not None and expr.field is not None
     field_type = record.fields[expr.field].type

@@ -232,6 +232,7 @@ def polarised(expr: ast.Expr | None, negated: bool = False) -> Iterator[tuple[as
         for part in (expr.condition, expr.then, expr.otherwise):
             yield from polarised(part, negated)
     elif isinstance(expr, ast.Aggregate):
+        yield from polarised(expr.value, negated)
         yield from polarised(expr.condition, negated)
 
 

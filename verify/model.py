@@ -717,11 +717,18 @@ class Model:
                 else z3.BoolVal(True)
                 for element, within in zip(terms.elements, inside, strict=True)
             ]
+            present = [all_of(within, meet) for within, meet in zip(inside, meets, strict=True)]
+            if expr.value is not None:
+                # Each element's amount, computed where the element counts.
+                values = [
+                    self.expr(expr.value, {**bound, **element}, all_of(guard, counted), record)
+                    for element, counted in zip(terms.elements, present, strict=True)
+                ]
+            else:
+                values = [e[expr.field] for e in terms.elements] if expr.field is not None else []
         finally:
             self.scope = outer
-        present = [all_of(within, meet) for within, meet in zip(inside, meets, strict=True)]
         count = z3.Sum([z3.If(p, 1, 0) for p in present]) if present else z3.IntVal(0)
-        values = [e[expr.field] for e in terms.elements] if expr.field is not None else []
         op = expr.op
         if op == "count":
             return count
