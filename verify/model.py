@@ -406,11 +406,7 @@ class Model:
                     _both(self._demanded(user, demand), guard)
                     for user, guard in self.sites.get(key, [])
                 ]
-                true = z3.BoolVal(True)
-                uses += [
-                    self.expr(condition, {}, true, record=False)
-                    for condition in self.derivations.get(name, [])
-                ]
+                uses += [self._holds(condition) for condition in self.derivations.get(name, [])]
                 if any(z3.is_true(use) for use in uses):
                     demand[key] = z3.BoolVal(True)
                 else:
@@ -973,22 +969,24 @@ class Model:
     def derivation_conditions(self) -> list[Term]:
         """Returns, for each input `derived by` a rule, the term of the condition under which
         a scenario derives it instead of giving it."""
-        true = z3.BoolVal(True)
         return [
-            self.expr(d.derived_by.condition, {}, true, record=False)
+            self._holds(d.derived_by.condition)
             for d in self.statute.inputs.values()
             if d.derived_by is not None
         ]
+
+    def _holds(self, condition: ast.Expr) -> Term:
+        """Returns the term of a condition over the inputs (a `derived by ... when`)."""
+        return self.expr(condition, {}, z3.BoolVal(True), record=False)
 
     def derivation_links(self) -> dict[str, Term]:
         """Returns, for each input `derived by RULE when CONDITION`, by name, the fact that a
         scenario deriving it holds its rule's value (`CONDITION implies input = RULE`), as
         the evaluator derives it. Made once: it translates the rules deriving inputs."""
         if self._links is None:
-            true = z3.BoolVal(True)
             self._links = {
                 d.name: z3.Implies(
-                    self.expr(d.derived_by.condition, {}, true, record=False),
+                    self._holds(d.derived_by.condition),
                     self.inputs[d.name] == self.term(d.derived_by.rule),
                 )
                 for d in self.statute.inputs.values()
