@@ -587,11 +587,17 @@ class Program:
             items = evaluation.inputs[source]
             assert isinstance(items, tuple)
             # Each covered element's value: its field, or its amount, computed once.
-            amount: Callable[[int], Value] = (
-                {i: computed(evaluation, {**bound, **items[i]}) for i in chosen}.__getitem__  # type: ignore[dict-item]
-                if computed is not None
-                else lambda i: items[i][name]  # type: ignore[index]
-            )
+            amount: Callable[[int], Value]
+            if computed is not None:
+                frames = evaluation.frames if evaluation.tracing else None
+                uses = frames[-1].uses if frames else None
+                before = len(uses) if uses is not None else 0
+                amounts = {i: computed(evaluation, {**bound, **items[i]}) for i in chosen}  # type: ignore[dict-item]
+                if uses is not None:  # what the amounts used, once, not once per element
+                    uses[before:] = list(dict.fromkeys(uses[before:]))
+                amount = amounts.__getitem__
+            else:
+                amount = lambda i: items[i][name]  # type: ignore[index] # noqa: E731
 
             rests_on: tuple[int, ...] = ()
             value: Value
@@ -629,9 +635,9 @@ class Program:
                 mean = op == "median"
                 value = Fraction(sum(values), len(values)) if mean else values[0]  # type: ignore[arg-type]
             if evaluation.tracing and evaluation.frames:
-                amounts = tuple((i, amount(i)) for i in chosen) if computed is not None else ()
+                each = tuple((i, amount(i)) for i in chosen) if computed is not None else ()
                 evaluation.frames[-1].aggregates.append(
-                    AggregateUse(expr, value, total, len(chosen), rests_on, amounts)
+                    AggregateUse(expr, value, total, len(chosen), rests_on, each)
                 )
             return value
 

@@ -121,6 +121,19 @@ def test_the_amount_has_the_units_of_its_expression(tmp_path: Path) -> None:
     assert [d for d in check_statute(load(path)) if d.severity == "error"] == []
 
 
+def test_what_the_amounts_use_is_listed_once_not_once_per_element(tmp_path: Path) -> None:
+    path = write_encoding(
+        tmp_path,
+        "rule base: money = $1;\n    rule r: money = sum of (pay + base) in jobs;",
+    )
+    statute = load_statute(path)
+    jobs = [{"id": f"J-{n}", "pay": "10"} for n in range(3)]
+    result = statute.evaluate({"jobs": jobs}, trace=True)
+    assert result.values["r"] == Fraction(33)
+    step = next(s for s in result.trace.evaluation.steps.values() if s.definition.name == "r")
+    assert [key[0] for key in step.uses].count("base") == 1
+
+
 def test_the_fast_path_defers_the_encoding_to_the_reference_evaluator() -> None:
     statute = load_statute(TUITION)
     assert fast_function(statute.ast, statute.select_readings({})) is None
