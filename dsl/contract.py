@@ -86,6 +86,12 @@ def fields(statute: ast.Statute) -> list[Field]:
         if declared.from_table is not None:
             source = declared.from_table
             constraints.append(f"when left out, read from table {source.table} by {source.year}")
+        if declared.derived_by is not None:
+            derived = declared.derived_by
+            constraints.append(
+                f"derived by {derived.rule} when {_source(statute, derived.condition)} "
+                "(not given then)"
+            )
         # The section itself has no short citation: it is cited in full.
         clauses = tuple(
             dict.fromkeys(c.short_citation or statute.citation(c) for c in used_by[declared.name])

@@ -75,6 +75,10 @@ def test_fields_types_and_defaults_match_the_format(statute: Statute) -> None:
         ("municipality_median_salary", "required when government_restricted_municipality"),
         ("board_approved_annual_limit", "at least $0; may be null"),
         ("eligibility_period_years", "at least 1; at most 10"),
+        (
+            "new_jobs",
+            "derived by payroll_new_jobs when full_time_jobs is given (not given then)",
+        ),
     ],
 )
 def test_bounds_match_the_format(statute: Statute, name: str, words: str) -> None:
