@@ -1259,44 +1259,46 @@ def _unopened_block(source: str, path: str, error_at: int) -> Diagnostic | None:
     or, starting a line, one indented deeper than the line whose block it closes (that
     block's own '}' is then the one that comes later); None when there is none."""
     openers: list[int] = []  # where each unclosed '{' stands
+    words: list[tuple[int, int]] = []  # the spans of the statute words read so far
     for match in _BRACKETS.finditer(source):
         if match.start() > error_at:
             return None
         char = match.group()
-        if char == "{":
+        if char.startswith('"'):
+            words.append(match.span())
+        elif char == "{":
             openers.append(match.start())
         elif char == "}":
             if not openers:
-                return _unopened_at(source, path, match.start())
+                return _unopened_at(source, path, match.start(), words)
             opened = openers.pop()
             line_start = source.rfind("\n", 0, match.start()) + 1
             if source[line_start : match.start()].strip(" \t"):
                 continue  # not the first thing on its line: indentation tells nothing
-            if match.start() - line_start > _indentation(source, opened):
-                return _unopened_at(source, path, match.start())
+            if match.start() - line_start > _indentation(source, opened, words):
+                return _unopened_at(source, path, match.start(), words)
     return None
 
 
-def _indentation(source: str, at: int) -> int:
-    """Returns the indentation of the line (outside statute words) on which `at` stands: the
-    line where the statute words holding the line began, for a line within them."""
-    words = [m.span() for m in _BRACKETS.finditer(source[:at]) if m.group().startswith('"')]
+def _indentation(source: str, at: int, words: list[tuple[int, int]]) -> int:
+    """Returns the indentation of the line on which `at` stands: of the line where the
+    statute words (`words`, their spans in order) holding that line began, for a line
+    within them."""
     start = source.rfind("\n", 0, at) + 1
-    for begin, end in reversed(words):
-        if begin < start < end:
-            start = source.rfind("\n", 0, begin) + 1
-            break
+    inside = bisect.bisect_right(words, (start, start)) - 1
+    if inside >= 0 and words[inside][0] < start < words[inside][1]:
+        start = source.rfind("\n", 0, words[inside][0]) + 1
     text = source[start:at]
     return len(text) - len(text.lstrip(" \t"))
 
 
-def _unopened_at(source: str, path: str, at: int) -> Diagnostic:
+def _unopened_at(source: str, path: str, at: int, words: list[tuple[int, int]]) -> Diagnostic:
     line, column = line_column(source, at)
     indentation = column - 1
-    words = [m.span() for m in _BRACKETS.finditer(source[:at]) if m.group().startswith('"')]
     candidate: int | None = None
     for start in [0] + [m.end() for m in re.finditer("\n", source[:at])]:
-        if any(begin < start < end for begin, end in words):
+        inside = bisect.bisect_right(words, (start, start)) - 1
+        if inside >= 0 and words[inside][0] < start < words[inside][1]:
             continue  # a line within statute words
         end = source.find("\n", start)
         text = source[start : at if end < 0 else min(end, at)]
