@@ -243,19 +243,17 @@ class Trace:
             if record is not None and record.label_field and isinstance(items, tuple):
                 element[record.label_field] = items[index][record.label_field]
             elements.append(element)
+        type_ = self.aggregate_type(use)
         found: dict[str, object] = {
             "aggregate": self.source_of(use.expr),
-            "value": json_value(self.aggregate_type(use), use.value),
+            "value": json_value(type_, use.value),
             "list": use.expr.source,
             "elements": use.total,
             "covered": use.covered,
             "rests_on": elements,
         }
         if use.amounts:
-            found["amounts"] = [
-                {"index": i, "value": json_value(self.aggregate_type(use), v)}
-                for i, v in use.amounts
-            ]
+            found["amounts"] = [{"index": i, "value": json_value(type_, v)} for i, v in use.amounts]
         return found
 
     # ---- JSON -----------------------------------------------------------------------------
