@@ -57,7 +57,9 @@ class Stopped(BaseException):
 
 def cannot_write(output: str, error: OSError) -> OutputError:
     """Returns the error telling that `output` cannot be written, and why."""
-    return OutputError(f"{output}: cannot write: {error.strerror or error}")
+    # Arrow's errors carry the errno and its own wording ("Error writing bytes to file. ...").
+    reason = os.strerror(error.errno) if error.errno else error.strerror or error
+    return OutputError(f"{output}: cannot write: {reason}")
 
 
 @contextmanager
