@@ -415,9 +415,13 @@ def to_arrow(rows: Sequence[Row]) -> pa.Table:
     return pa.table(arrays)
 
 
-def write_parquet(path: str | Path, rows: Sequence[Row]) -> None:
-    """Writes the rows as Parquet with the column types of `to_arrow`, defaults filled in."""
-    pq.write_table(to_arrow(rows), path)
+def write_parquet(
+    path: str | Path, rows: Sequence[Row], decimals_as_integers: bool = False
+) -> None:
+    """Writes the rows as Parquet with the column types of `to_arrow`, defaults filled in.
+    Decimals are stored as fixed-length byte arrays (Arrow's default), or, with
+    `decimals_as_integers`, as INT64 (how Spark and DuckDB store a precision up to 18)."""
+    pq.write_table(to_arrow(rows), path, store_decimal_as_integer=decimals_as_integers)
 
 
 def _csv_cell(value: Any) -> str:
