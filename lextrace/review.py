@@ -282,6 +282,14 @@ def _results_markdown(diff: Any) -> str:
         lines.append(f"- `{name}` added")
     for name in diff.results_removed:
         lines.append(f"- `{name}` removed")
+    for scope in diff.scope:
+        if scope.status == "equal":
+            continue
+        line = f"- Scenarios {scope.direction}: **{scope.status}**"
+        if scope.witness is not None:
+            line += f", e.g. `{json.dumps(scope.witness, ensure_ascii=False)}`"
+        said = scope.refusal if scope.status == "different" else scope.detail
+        lines.append(line + (f" ({said})" if said else ""))
     return "\n".join(lines)
 
 

@@ -17,6 +17,7 @@ import z3
 
 from lextrace import load_statute
 from lextrace.dsl import ast
+from lextrace.dsl.errors import ScenarioError
 from lextrace.dsl.values import cents_string
 from lextrace.statute import BUNDLED, OFFICIAL
 from lextrace.verify import diff as diff_module
@@ -217,6 +218,85 @@ def test_wording_change_flags_the_rule_and_proves_results_equal(
     assert "[-qualifies as-] {+is+}" in text
 
 
+# ---- which scenarios each encoding accepts ------------------------------------------------------
+
+
+def test_a_self_diff_accepts_the_same_scenarios_both_ways() -> None:
+    statute = load_statute(BUNDLED).ast
+    found = semantic_diff(statute, statute)
+    assert [(s.direction, s.status) for s in found.scope] == [
+        ("accepted now", "equal"),
+        ("refused now", "equal"),
+    ]
+    assert found.unchanged
+
+
+def test_a_dropped_bound_shows_a_scenario_accepted_now_that_the_old_encoding_refuses(
+    tmp_path: Path,
+) -> None:
+    """`min $0` dropped from the board's limit: the results of scenarios valid under both are
+    the same, but the new encoding now accepts a negative limit, which the old refused."""
+    variant = write_variant(
+        tmp_path,
+        [
+            (
+                "input board_approved_annual_limit: money optional min $0",
+                "input board_approved_annual_limit: money optional",
+                "lex",
+            )
+        ],
+    )
+    old, new = load_statute(BUNDLED), load_statute(variant)
+    found = semantic_diff(old.ast, new.ast)
+    accepted, refused = found.scope
+    assert (accepted.direction, accepted.status) == ("accepted now", "different")
+    assert (refused.direction, refused.status) == ("refused now", "equal")
+    assert accepted.witness is not None
+    assert Fraction(str(accepted.witness["board_approved_annual_limit"])) < 0
+    assert "board_approved_annual_limit" in accepted.refusal and "at least $0" in accepted.refusal
+    # The evaluators agree: the new one runs the witness, the old one refuses it.
+    new.evaluate(accepted.witness)
+    with pytest.raises(ScenarioError):
+        old.evaluate(accepted.witness)
+    assert not found.unchanged and found.ok
+    text = render_text(found)
+    assert "accepted now  different" in text and "the old encoding refuses it: field" in text
+    report = to_json(found)
+    assert report["summary"]["scope"] == {"accepted now": "different", "refused now": "equal"}
+    assert report["scope"][0]["witness"] == accepted.witness
+
+
+def test_a_narrowed_bound_and_a_field_made_required_are_refused_now(tmp_path: Path) -> None:
+    """The eligibility period capped at 8 years rather than 10, or the retained jobs made a
+    required field: scenarios the old encoding accepted, the new one refuses."""
+    narrowed = write_variant(
+        tmp_path / "narrowed",
+        [("count = 7 min 1 max 10", "count = 7 min 1 max 8", "lex")],
+    )
+    required = write_variant(
+        tmp_path / "required",
+        [
+            (
+                "input retained_jobs: count = 0 derived",
+                "input retained_jobs: count required derived",
+                "lex",
+            )
+        ],
+    )
+    old = load_statute(BUNDLED).ast
+    for variant, field, words in (
+        (narrowed, "eligibility_period_years", "at most 8"),
+        (required, "retained_jobs", "the field is missing"),
+    ):
+        accepted, refused = semantic_diff(old, load_statute(variant).ast).scope
+        assert accepted.status == "equal", variant
+        assert refused.status == "different" and refused.witness is not None
+        assert f"field '{field}'" in refused.refusal and words in refused.refusal
+        load_statute(BUNDLED).evaluate(refused.witness)
+        with pytest.raises(ScenarioError):
+            load_statute(variant).evaluate(refused.witness)
+
+
 def test_changed_default_gives_a_witness_that_leaves_the_input_out(tmp_path: Path) -> None:
     """A scenario that omits an input means its default: a changed default changes results."""
     variant = write_variant(
@@ -275,7 +355,8 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 def test_cli_self_diff_text_exit_0() -> None:
     done = run_cli(str(BUNDLED), str(BUNDLED))
     assert done.returncode == 0, done.stderr
-    assert "8 equal, 0 different, 0 unknown, 0 error" in done.stdout
+    assert "8 equal, 0 different, 0 bounded, 0 unknown, 0 error" in done.stdout
+    assert "scenarios accepted now equal, refused now equal" in done.stdout
 
 
 def test_cli_json_shape_on_the_amount_variant(variants: dict[str, Path]) -> None:
@@ -356,10 +437,65 @@ def test_a_changed_derivation_from_the_payroll_is_never_proved_equal(tmp_path: P
     detail = next(r.detail for r in found.results if r.name == "per_job_new")
     assert "rests on lowest_full_time_hourly_wage" in detail
     assert "payroll_lowest_hourly_wage" in detail
-    assert any("full_time_jobs: a list of full_time_job" in note for note in found.notes)
+    (derived,) = [note for note in found.notes if note.startswith("derived when")]
+    assert derived.startswith(
+        "derived when full_time_jobs is given: new_jobs (by payroll_new_jobs)"
+    )
+    assert "lowest_full_time_hourly_wage (by payroll_lowest_hourly_wage)" in derived
+    assert derived.endswith(
+        "the results are compared with them as given, over the scenarios that do not derive them"
+    )
     # The same derivation on both sides: the derived input is compared as given, soundly.
     same = semantic_diff(load_statute(BUNDLED).ast, load_statute(BUNDLED).ast)
     assert all(r.status == "equal" for r in same.results)
+
+
+# ---- lists --------------------------------------------------------------------------------------
+TUITION = ROOT / "tests" / "other_statutes" / "tuition.lex"
+
+
+def test_a_self_diff_of_a_list_statute_is_bounded_never_different() -> None:
+    """Both sides hold the same list: no difference, but lists are modelled up to a bound, so
+    the comparison says `bounded`, not `equal` (and never a difference between two lists)."""
+    statute = load_statute(TUITION).ast
+    found = semantic_diff(statute, statute)
+    assert {r.status for r in found.results} == {"bounded"}
+    assert all("lists of up to 4 elements (students)" in r.detail for r in found.results)
+    assert found.ok and not found.unchanged
+    assert [s.status for s in found.scope] == ["equal", "equal"]
+
+
+def test_a_changed_rate_over_a_list_has_one_witness_list_for_both_sides(tmp_path: Path) -> None:
+    source = TUITION.read_text(encoding="utf-8").replace("+ 25% *", "+ 20% *")
+    source = source.replace("plus 25 percent of so much", "plus 20 percent of so much")
+    official = TUITION.with_suffix(".txt").read_text(encoding="utf-8")
+    (tmp_path / "tuition.txt").write_text(
+        official.replace("plus 25 percent of so much", "plus 20 percent of so much"),
+        encoding="utf-8",
+    )
+    (tmp_path / "tuition.lex").write_text(source, encoding="utf-8")
+    old, new = load_statute(TUITION), load_statute(tmp_path / "tuition.lex")
+    found = semantic_diff(old.ast, new.ast)
+    credit = next(r for r in found.results if r.name == "credit")
+    assert credit.status == "different" and credit.witness is not None
+    assert credit.detail == ""  # one scenario: no side holds a list of its own
+    assert old.evaluate(credit.witness)["credit"] != new.evaluate(credit.witness)["credit"]
+    assert cents_string(Fraction(str(old.evaluate(credit.witness)["credit"]))) == credit.old_value
+
+
+def test_a_record_field_bound_dropped_is_a_scenario_accepted_now(tmp_path: Path) -> None:
+    source = TUITION.read_text(encoding="utf-8").replace(
+        "expenses: money min $0 named", "expenses: money named"
+    )
+    (tmp_path / "tuition.txt").write_text(
+        TUITION.with_suffix(".txt").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (tmp_path / "tuition.lex").write_text(source, encoding="utf-8")
+    found = semantic_diff(load_statute(TUITION).ast, load_statute(tmp_path / "tuition.lex").ast)
+    accepted, refused = found.scope
+    assert (accepted.status, refused.status) == ("different", "equal")
+    assert accepted.witness is not None
+    assert "expenses': expected an amount of money at least $0" in accepted.refusal
 
 
 # ---- dates ---------------------------------------------------------------------------------------

@@ -133,3 +133,23 @@ def test_an_unknown_revision_or_file_is_bad_input(repository: Path) -> None:
     assert "no-such-revision" in done.stderr and "Traceback" not in done.stderr
     outside = review(repository, "base", "--population", "missing.jsonl")
     assert outside.returncode == 2
+
+
+def test_the_results_section_names_scenarios_one_version_refuses(tmp_path: Path) -> None:
+    from lextrace import load_statute
+    from lextrace.review import _results_markdown
+    from lextrace.verify.diff import semantic_diff
+
+    for suffix in (".lex", ".txt"):
+        shutil.copy(STATUTE / f"nj-34-1b-343{suffix}", tmp_path)
+    draft = tmp_path / "nj-34-1b-343.lex"
+    text = draft.read_text(encoding="utf-8")
+    widened = text.replace("count = 7 min 1 max 10", "count = 7 min 1 max 12")
+    assert widened != text
+    draft.write_text(widened, encoding="utf-8")
+    found = semantic_diff(load_statute(STATUTE / "nj-34-1b-343.lex").ast, load_statute(draft).ast)
+    markdown = _results_markdown(found)
+    (line,) = [line for line in markdown.splitlines() if line.startswith("- Scenarios")]
+    assert line.startswith("- Scenarios accepted now: **different**, e.g. `{")
+    assert "field 'eligibility_period_years': expected a whole number at most 10" in line
+    assert "refused now" not in markdown

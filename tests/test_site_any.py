@@ -89,6 +89,7 @@ def test_the_site_of_another_statute_names_it_its_clauses_and_citations(ratio_si
     assert not any("zero-whole" in page for page in pages)  # a refusal is not a worked example
     amendment = _article(pages["amendments/plus-one/index.html"])
     assert "part + 1" in amendment and "the 2 worked examples" in amendment
+    assert "Scenarios accepted" in amendment and "accepted now" in amendment
     home = _article(pages["index.html"])
     assert "Provenance" in home and hashlib.sha256(RATIO.read_bytes()).hexdigest() in home
     for path, html in pages.items():

@@ -14,6 +14,10 @@ Three layers, from the text to the law's effect:
    and their reading variables. `equal` is reported only on unsat; a satisfying model becomes a
    witness scenario, which both evaluators run, and the difference is reported only when they
    confirm it (`error` otherwise); a timeout is `unknown`, never `equal`.
+4. **Scope.** Z3 also decides, each way, whether one encoding accepts a scenario the other
+   refuses, over the inputs both declare (a bound dropped, widened or added; a field made
+   required): a witness is reported only when the evaluators confirm that one side accepts it
+   and the other refuses it, with the refusing side's own message.
 """
 
 from __future__ import annotations
@@ -32,10 +36,12 @@ from lextrace.dsl import ast
 from lextrace.dsl.checker import definition_expressions, reachable_definitions, readings_used, walk
 from lextrace.dsl.values import Value, cents_string, exact_string
 
-from .model import Model, Shared, Term, decimal_constraints, without_derived
+from .model import LIST_BOUND, Model, Shared, Term, decimal_constraints, without_derived
 from .solve import decide, work
 
 EQUAL, DIFFERENT, UNKNOWN, ERROR = "equal", "different", "unknown", "error"
+BOUNDED = "bounded"  # no difference among lists of up to LIST_BOUND elements: not a proof
+STATUSES = (EQUAL, DIFFERENT, BOUNDED, UNKNOWN, ERROR)
 ADDED, REMOVED, REWORDED, CHANGED, REVIEW = "added", "removed", "reworded", "changed", "review"
 
 # ---------------------------------------------------------------------------------------------
@@ -98,8 +104,10 @@ class ResultComparison:
 
     `status` is `equal` (proved), `different` (with a `witness` scenario, the `readings` it
     uses and the `old_value` and `new_value` the evaluators compute for it, rounded to the cent),
-    `unknown` (the solver ran out of time) or `error` (the evaluators do not confirm the
-    solver's witness, or the comparison could not be set up); `detail` says more.
+    `bounded` (a result that reads a list: no difference among lists of up to `LIST_BOUND`
+    elements, which is not a proof), `unknown` (the solver ran out of time, or the comparison
+    cannot see the difference) or `error` (the evaluators do not confirm the solver's witness,
+    or the comparison could not be set up); `detail` says more.
     """
 
     name: str
@@ -108,6 +116,25 @@ class ResultComparison:
     readings: dict[str, str] | None
     old_value: str | None
     new_value: str | None
+    seconds: float
+    detail: str = ""
+
+
+ACCEPTED_NOW, REFUSED_NOW = "accepted now", "refused now"
+
+
+@dataclass
+class ScopeComparison:
+    """Whether the two encodings accept the same scenarios, one way: `accepted now` (valid for
+    the new encoding, refused by the old) or `refused now` (valid for the old, refused by the
+    new). `status` is `equal` (proved: no such scenario), `different` (with a `witness` and the
+    refusing encoding's own message, `refusal`), `unknown` (no answer in time) or `error` (the
+    evaluators do not confirm the solver's witness); `detail` says more."""
+
+    direction: str
+    status: str
+    witness: dict[str, object] | None
+    refusal: str
     seconds: float
     detail: str = ""
 
@@ -127,11 +154,13 @@ class Diff:
     results_removed: list[str]
     notes: list[str]
     seconds: float
+    scope: list[ScopeComparison] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        """True when every result comparison ended `equal` or `different`."""
-        return all(r.status in (EQUAL, DIFFERENT) for r in self.results)
+        """True when every result and scope comparison ended `equal`, `different` or
+        `bounded`."""
+        return all(r.status in (EQUAL, DIFFERENT, BOUNDED) for r in [*self.results, *self.scope])
 
     @property
     def unchanged(self) -> bool:
@@ -141,7 +170,7 @@ class Diff:
             and not self.rules
             and not self.results_added
             and not self.results_removed
-            and all(r.status == EQUAL for r in self.results)
+            and all(r.status == EQUAL for r in [*self.results, *self.scope])
         )
 
 
@@ -387,6 +416,37 @@ def _parts(statute: ast.Statute, item: Any) -> dict[str, str]:
 # Results: two proof models over the same facts
 
 
+def _derived_notes(old: ast.Statute, new: ast.Statute) -> list[str]:
+    """Returns, for each condition under which either encoding derives inputs from other
+    evidence, that the comparison takes those inputs as given and leaves out the scenarios
+    that derive them."""
+    derived: dict[str, list[str]] = {}
+    for name in [*old.inputs, *(n for n in new.inputs if n not in old.inputs)]:
+        for statute in (new, old):
+            declared = statute.inputs.get(name)
+            if declared is not None and declared.derived_by is not None:
+                condition = _source(statute, declared.derived_by.condition.span)
+                derived.setdefault(condition, []).append(f"{name} (by {declared.derived_by.rule})")
+                break
+    return [
+        f"derived when {condition}: {', '.join(names)}; the results are compared with "
+        f"{'them' if len(names) > 1 else 'it'} as given, over the scenarios that do not "
+        f"derive {'them' if len(names) > 1 else 'it'}"
+        for condition, names in derived.items()
+    ]
+
+
+def _same_record(old: ast.Statute, a: ast.Type, new: ast.Statute, b: ast.Type) -> bool:
+    """True when two list types' records declare the same fields, of the same types (their
+    bounds may differ): both sides can then hold the same elements."""
+    before, after = old.records.get(a.record or ""), new.records.get(b.record or "")
+    if before is None or after is None:
+        return False
+    return {n: str(f.type) for n, f in before.fields.items()} == {
+        n: str(f.type) for n, f in after.fields.items()
+    }
+
+
 def _canonical(name: str, sort: str) -> Term:
     if sort == "bool":
         return z3.Bool(name)
@@ -452,6 +512,9 @@ class Link:
     old: Shared
     new: Shared
     extra: list[Term] = field(default_factory=list)  # requirements beyond each model's own
+    # Of `extra`, what each side requires of a scenario: an input it requires given, which the
+    # other side may leave out (the scope comparison holds each side to its own).
+    requires: dict[str, list[Term]] = field(default_factory=lambda: {"old": [], "new": []})
     presence: dict[str, Term] = field(default_factory=dict)  # an input left out when false
     separate: set[str] = field(default_factory=set)  # inputs whose types cannot be linked
     notes: list[str] = field(default_factory=list)
@@ -480,6 +543,11 @@ def link(old: ast.Statute, new: ast.Statute) -> Link:
             variable = old_term = new_term = _canonical(name, "bool")
         elif a.kind == "date" and b.kind == "date":  # both models hold a date as its day number
             variable = old_term = new_term = _canonical(name, "int")
+        elif a.kind == "list" and b.kind == "list" and _same_record(old, a, new, b):
+            # The same elements on both sides: the length and each element's fields.
+            variable = old_term = new_term = _canonical(name, "int")
+            shared.old.lists.add(name)
+            shared.new.lists.add(name)
         elif a.kind in _NUMERIC and b.kind in _NUMERIC:
             whole = "count" in (a.kind, b.kind)
             variable = _canonical(name, "int" if whole else "real")
@@ -487,10 +555,10 @@ def link(old: ast.Statute, new: ast.Statute) -> Link:
             new_term = z3.ToReal(variable) if whole and b.kind != "count" else variable
         else:
             shared.separate.add(name)
-            if str(a) == str(b):  # a list: the proof model holds no shared value for it
+            if a.kind == b.kind == "list":
                 shared.notes.append(
-                    f"input {name}: a {a}, which the comparison does not share between the "
-                    "two sides; the inputs derived from it are compared as given"
+                    f"input {name}: its records' fields differ ({a} before, {b} after); each "
+                    "side has its own list, and the inputs derived from it are compared as given"
                 )
             else:
                 shared.notes.append(
@@ -502,9 +570,9 @@ def link(old: ast.Statute, new: ast.Statute) -> Link:
         if "optional" in (old_absent[0], new_absent[0]) or old_absent != new_absent:
             given = z3.Bool(f"{name}__given")
             shared.presence[name] = given
-        for side, declared, term, absent in (
-            (shared.old, before, old_term, old_absent),
-            (shared.new, after, new_term, new_absent),
+        for label, side, declared, term, absent in (
+            ("old", shared.old, before, old_term, old_absent),
+            ("new", shared.new, after, new_term, new_absent),
         ):
             if given is not None:
                 if absent[0] == "optional":
@@ -513,6 +581,7 @@ def link(old: ast.Statute, new: ast.Statute) -> Link:
                     term = z3.If(given, term, _constant(declared, absent[1], term))
                 else:
                     shared.extra.append(given)
+                    shared.requires[label].append(given)
             side.inputs[name] = term
     for reading_id, before_reading in old.readings.items():
         after_reading = new.readings.get(reading_id)
@@ -620,6 +689,7 @@ class Comparer:
         # derivation is the same on both sides (see `changed_derivations`).
         deriving = [*self.before.derivation_conditions(), *self.after.derivation_conditions()]
         self.requirements = [*self.link.extra, *(z3.Not(condition) for condition in deriving)]
+        self.link.notes.extend(_derived_notes(old, new))
         self.evaluators = (Statute(old), Statute(new))
         self.satisfiable: Any = None
         self.proved: list[tuple[Term, Term]] = []  # (new term, old term) proved equal
@@ -742,6 +812,13 @@ class Comparer:
                     "cannot compare the derivations; evaluate payroll scenarios with each "
                     "encoding to compare them",
                 )
+            held = sorted(n for n in reached if n in self.lists and n not in self.link.separate)
+            if held:
+                return done(
+                    BOUNDED,
+                    f"no difference for lists of up to {LIST_BOUND} elements "
+                    f"({', '.join(held)}): a bounded check, not a proof",
+                )
             if same_sort and self._linked_type(name):
                 self.proved.append((raw_right, raw_left))
             return done(EQUAL, "proved for every scenario valid under both encodings")
@@ -788,6 +865,21 @@ class Comparer:
         from lextrace.dsl.errors import ScenarioError
         from lextrace.dsl.evaluator import EvaluationError
 
+        witness, sides = self._scenario(model)
+        values = []
+        try:
+            for evaluator, given, side_readings in sides:
+                values.append(evaluator.evaluate(given, side_readings).values)
+        except (ScenarioError, EvaluationError, ReadingError) as error:
+            witness.problem = str(error)
+            return witness
+        witness.old_values, witness.new_values = values
+        return witness
+
+    def _scenario(self, model: z3.ModelRef) -> tuple[Witness, list[tuple[Any, Any, Any]]]:
+        """Returns the scenario a Z3 model gives (as a witness, not yet evaluated) and, for
+        the old then the new encoding, what its evaluator is given: (evaluator, scenario,
+        readings)."""
         old_scenario, old_readings = self.before.scenario(model)
         new_scenario, new_readings = self.after.scenario(model)
         for input_name, given in self.link.presence.items():
@@ -824,24 +916,120 @@ class Comparer:
         # evaluators derive it, as the model does.
         scenario = without_derived(self.new, without_derived(self.old, scenario))
         witness = Witness(scenario, old_readings, new_readings, problem="; ".join(notes))
-        values = []
-        try:
-            for statute, evaluator, side_scenario, side_readings in (
-                (self.old, self.evaluators[0], old_scenario, old_readings),
-                (self.new, self.evaluators[1], new_scenario, new_readings),
-            ):
-                given = {
-                    k: v for k, v in scenario.items() if k in statute.inputs and k not in separate
-                }
-                given.update(
-                    {k: v for k, v in side_scenario.items() if k in separate and k in scenario}
-                )
-                values.append(evaluator.evaluate(given, side_readings).values)
-        except (ScenarioError, EvaluationError, ReadingError) as error:
-            witness.problem = str(error)
-            return witness
-        witness.old_values, witness.new_values = values
-        return witness
+        sides = []
+        for statute, evaluator, side_scenario, side_readings in (
+            (self.old, self.evaluators[0], old_scenario, old_readings),
+            (self.new, self.evaluators[1], new_scenario, new_readings),
+        ):
+            given = {k: v for k, v in scenario.items() if k in statute.inputs and k not in separate}
+            given.update(
+                {k: v for k, v in side_scenario.items() if k in separate and k in scenario}
+            )
+            sides.append((evaluator, given, side_readings))
+        return witness, sides
+
+    # ---- scope: which scenarios each encoding accepts -----------------------------------------
+    def compare_scope(self) -> list[ScopeComparison]:
+        """Returns, each way, whether one encoding accepts a scenario the other refuses (over
+        the inputs both declare and the comparison links): `accepted now`, then `refused
+        now`."""
+        linked = [
+            name
+            for name in self.old.inputs
+            if name in self.new.inputs and name not in self.link.separate
+        ]
+        requires = self.link.requires
+        # The requirements common to both sides (no list-derived input, ...) stay assumed.
+        common = [
+            term
+            for term in self.requirements
+            if not any(term.eq(own) for own in [*requires["old"], *requires["new"]])
+        ]
+        found = []
+        for direction, accepting, accepting_side, refusing, refusing_side in (
+            (ACCEPTED_NOW, self.after, "new", self.before, "old"),
+            (REFUSED_NOW, self.before, "old", self.after, "new"),
+        ):
+            refused = [fact for name in linked for fact in refusing.input_facts[name]]
+            # A shared list's elements: each present element's facts, the same for every
+            # element, so a list of one element already shows any difference in them.
+            refused.extend(
+                fact
+                for name in linked
+                if name in self.lists
+                for fact in refusing.element_facts[name]
+            )
+            refused.extend(requires[refusing_side])
+            assumed = [*accepting.constraints, *common, *requires[accepting_side]]
+            found.append(self._scope(direction, assumed, refused))
+        return found
+
+    def _scope(self, direction: str, assumed: list[Term], refused: list[Term]) -> ScopeComparison:
+        """Returns one way of the scope comparison: a scenario that every fact `assumed` (the
+        accepting side's) allows and some fact of `refused` (the other side's) does not."""
+        started = time.perf_counter()
+        spent = work()
+
+        def done(
+            status: str, detail: str, witness: dict[str, object] | None = None, why: str = ""
+        ) -> ScopeComparison:
+            return ScopeComparison(
+                direction, status, witness, why, time.perf_counter() - started, detail
+            )
+
+        if not refused:
+            return done(EQUAL, "the other encoding sets no condition on the inputs both declare")
+        facts = [*assumed, z3.Not(z3.And(*refused))]
+        answer, solver = decide(facts, self.timeout_ms)
+        if answer == z3.unsat:
+            return done(EQUAL, "proved: no scenario of the inputs both declare")
+        if answer == z3.unknown:
+            return done(UNKNOWN, f"Z3 gave no answer in time: {solver.reason_unknown()}")
+        model = solver.model()
+        cents = [*decimal_constraints(self.before), *decimal_constraints(self.after)]
+        in_cents = solver.model_with(cents)
+        if in_cents is not None:
+            model = in_cents
+        else:
+            remaining = self.timeout_ms - int((work() - spent) * 1000)
+            if remaining > 0:
+                retried, retry = decide([*facts, *cents], remaining)
+                if retried == z3.sat:
+                    model = retry.model()
+        witness, sides = self._scenario(model)
+        old_refusal, new_refusal = (_refusal(*side) for side in sides)
+        refusal, acceptance = (
+            (old_refusal, new_refusal) if direction == ACCEPTED_NOW else (new_refusal, old_refusal)
+        )
+        if refusal is None or acceptance is not None:
+            return done(
+                ERROR,
+                "the evaluators do not confirm the solver's witness (a bug in the translation to "
+                f"Z3): the old encoding {_verdict(old_refusal)}, "
+                f"the new {_verdict(new_refusal)}",
+                dict(witness.scenario),
+            )
+        return done(DIFFERENT, witness.problem, dict(witness.scenario), refusal)
+
+
+def _refusal(evaluator: Any, scenario: dict[str, object], readings: dict[str, str]) -> str | None:
+    """Returns an evaluator's refusal of a scenario (None when it accepts it: it evaluates it,
+    or fails only while evaluating, past its validation)."""
+    from lextrace.api import ReadingError
+    from lextrace.dsl.errors import ScenarioError
+    from lextrace.dsl.evaluator import EvaluationError
+
+    try:
+        evaluator.evaluate(scenario, readings)
+    except (ScenarioError, ReadingError) as error:
+        return str(error)
+    except EvaluationError:
+        return None
+    return None
+
+
+def _verdict(refusal: str | None) -> str:
+    return "accepts it" if refusal is None else f"refuses it: {refusal}"
 
 
 def _differs(witness: Witness, name: str) -> bool:
@@ -918,6 +1106,7 @@ def semantic_diff(old: ast.Statute, new: ast.Statute, timeout_seconds: float = 1
     clauses = clause_changes(old, new)
     rules = rule_changes(old, new, clauses)
     comparer = Comparer(old, new, timeout_seconds)
+    scope = comparer.compare_scope()
     results = [comparer.compare(name) for name in comparer.common_results()]
     return Diff(
         old_path=old.path,
@@ -931,6 +1120,7 @@ def semantic_diff(old: ast.Statute, new: ast.Statute, timeout_seconds: float = 1
         results_removed=[n for n in old.result_names if n not in new.result_names],
         notes=list(comparer.link.notes),
         seconds=time.perf_counter() - started,
+        scope=scope,
     )
 
 
@@ -1012,6 +1202,19 @@ def render_text(diff: Diff) -> str:
         elif rule.status == CHANGED and rule.kind in ("header", "input", "reading"):
             lines.append(f"      - {rule.old_text}")
             lines.append(f"      + {rule.new_text}")
+    if diff.scope:
+        lines.append("")
+        lines.append("Scenarios accepted (Z3, over the inputs both encodings declare):")
+        for scope in diff.scope:
+            lines.append(f"  {scope.direction:<12}  {scope.status:<9}  {scope.seconds:.2f} s")
+            if scope.witness is not None:
+                shown = ", ".join(f"{k}={_literal(v)}" for k, v in scope.witness.items())
+                lines.append(f"    witness: {{{shown}}}")
+            if scope.status == DIFFERENT:
+                side = "old" if scope.direction == ACCEPTED_NOW else "new"
+                lines.append(f"    the {side} encoding refuses it: {scope.refusal}")
+            if scope.detail and scope.status != EQUAL:
+                lines.append(f"    {scope.detail}")
     lines.append("")
     lines.append("Results (Z3, over every scenario valid under both encodings):")
     width = max((len(r.name) for r in diff.results), default=0)
@@ -1039,7 +1242,9 @@ def render_text(diff: Diff) -> str:
     for note in diff.notes:
         lines.append(f"  note: {note}")
     statuses = [r.status for r in diff.results]
-    summary = ", ".join(f"{statuses.count(s)} {s}" for s in (EQUAL, DIFFERENT, UNKNOWN, ERROR))
+    summary = ", ".join(f"{statuses.count(s)} {s}" for s in STATUSES)
+    if diff.scope:
+        summary += "; scenarios " + ", ".join(f"{s.direction} {s.status}" for s in diff.scope)
     lines.append("")
     lines.append(f"{summary} ({diff.seconds:.2f} s)")
     return "\n".join(lines)
@@ -1059,8 +1264,9 @@ def _literal(value: object) -> str:
 
 def to_json(diff: Diff) -> dict[str, object]:
     """Returns the diff as a JSON-ready object: `old`, `new`, `clauses` (each with its word
-    diff as a list of `{op, old, new}`), `rules`, `results`, `results_added`,
-    `results_removed`, `notes`, `summary` and `seconds`."""
+    diff as a list of `{op, old, new}`), `rules`, `scope` (which scenarios each encoding
+    accepts), `results`, `results_added`, `results_removed`, `notes`, `summary` and
+    `seconds`."""
     statuses = [r.status for r in diff.results]
     return {
         "old": {"path": diff.old_path, "statute": diff.old_name},
@@ -1076,6 +1282,7 @@ def to_json(diff: Diff) -> dict[str, object]:
             for change in diff.clauses
         ],
         "rules": [asdict(rule) for rule in diff.rules],
+        "scope": [asdict(scope) for scope in diff.scope],
         "results": [asdict(result) for result in diff.results],
         "results_added": list(diff.results_added),
         "results_removed": list(diff.results_removed),
@@ -1083,7 +1290,8 @@ def to_json(diff: Diff) -> dict[str, object]:
         "summary": {
             "clauses": len(diff.clauses),
             "rules": len(diff.rules),
-            **{s: statuses.count(s) for s in (EQUAL, DIFFERENT, UNKNOWN, ERROR)},
+            **{s: statuses.count(s) for s in STATUSES},
+            "scope": {scope.direction: scope.status for scope in diff.scope},
         },
         "seconds": diff.seconds,
     }

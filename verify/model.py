@@ -115,6 +115,9 @@ class Shared:
     inputs: dict[str, Term] = field(default_factory=dict)
     given: dict[str, Term] = field(default_factory=dict)
     readings: dict[str, Term] = field(default_factory=dict)
+    # List inputs whose element variables are named without the model's tag, so that both
+    # models of a comparison hold the same elements (their records declare the same fields).
+    lists: set[str] = field(default_factory=set)
 
 
 def none_holds(conditions: list[Term]) -> Term:
@@ -172,8 +175,10 @@ class Model:
         self.given: dict[str, Term] = {}
         self.readings: dict[str, Term] = {}
         self.constraints: list[Term] = []
-        # Each input's constraints (its type, bounds, requirement), in `constraints` too.
+        # Each input's constraints (its type, bounds, requirement), in `constraints` too; for
+        # a list, its elements' (each present element's field types and bounds) apart.
         self.input_facts: dict[str, list[Term]] = {}
+        self.element_facts: dict[str, list[Term]] = {}
         self.obligations: list[Obligation] = []
         self.memo: dict[tuple[str, tuple[Value, ...]], Term] = {}
         # For each definition with exceptions and its arguments, each exception (the highest
@@ -272,10 +277,14 @@ class Model:
         name = declared.name
         if self.base is not None and name != self.vary and name in self.base.lists:
             self.lists[name] = self.base.lists[name]
+            self.element_facts[name] = self.base.element_facts[name]
             return
         record = self.statute.records[declared.type.record]
         length = self.inputs[name]
+        shared = self.shared is not None and name in self.shared.lists
+        tagged = (lambda variable: variable) if shared else self._name
         elements: list[dict[str, Term]] = []
+        element_facts: list[Term] = []
         for index in range(self.list_bound):
             element: dict[str, Term] = {}
             for declared_field in record.fields.values():
@@ -284,11 +293,11 @@ class Model:
                 if kind == "text":
                     continue
                 if kind == "bool":
-                    term = z3.Bool(self._name(variable))
+                    term = z3.Bool(tagged(variable))
                 elif kind in ("count", "enum", "date"):
-                    term = z3.Int(self._name(variable))
+                    term = z3.Int(tagged(variable))
                 else:
-                    term = z3.Real(self._name(variable))
+                    term = z3.Real(tagged(variable))
                 element[declared_field.name] = term
                 facts = self._type_facts(declared_field.type, term)
                 for bound in declared_field.bounds:
@@ -298,8 +307,10 @@ class Model:
                             bound.kind
                         ]
                     )
-                self.constraints.extend(z3.Implies(index < length, fact) for fact in facts)
+                element_facts.extend(z3.Implies(index < length, fact) for fact in facts)
             elements.append(element)
+        self.constraints.extend(element_facts)
+        self.element_facts[name] = element_facts
         self.lists[name] = ListTerms(length, elements)
 
     @staticmethod

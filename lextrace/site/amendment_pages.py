@@ -177,6 +177,24 @@ def amendment_page(site: Site, amendment: Amendment) -> str:
                 f'??? example "Witness for `{result.name}`: {before} before, {after} after"\n\n'
                 + indent(scenario_json(result.witness))
             )
+    parts.append("## Scenarios accepted")
+    parts.append(
+        "Whether either encoding accepts a scenario the other refuses (a bound or a requirement "
+        "changed), over the inputs both declare: proved not, or shown by a witness that one "
+        "evaluator runs and the other refuses."
+    )
+    parts.append(
+        table(
+            ["scenarios", "verdict", "refused with"],
+            [[s.direction, s.status, escape(s.refusal or s.detail)] for s in diff.scope],
+        )
+    )
+    for scope in diff.scope:
+        if scope.witness is not None:
+            parts.append(
+                f'??? example "Witness: a scenario {scope.direction}"\n\n'
+                + indent(scenario_json(scope.witness))
+            )
     parts.append("## Impact over a population")
     parts.append(amendment.impact)
     parts.append("## Proofs of the amended encoding")
