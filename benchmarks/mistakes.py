@@ -227,6 +227,12 @@ MISTAKES: list[tuple[str, str, str, str]] = [
         "min of hourly_wage in full_time_jobs",
         "min of annual_salary in full_time_jobs",
     ),
+    (
+        "(c)(1)(c)(iv)",
+        'the top of "between 801 and 1,000" left out, though I4 reads the bands inclusive',
+        "new_jobs >= 801 and new_jobs <= 1000;",
+        "new_jobs >= 801 and new_jobs < 1000;",
+    ),
 ]
 
 

@@ -392,6 +392,12 @@ def _comparison_finding(
         return op in ops
 
     settled = [o for o in phrased if not o.between or placed.readings]
+    ends = [o for o in settled if o.between]
+    if ends and len(ends) == len(settled) and any(allows(o) for o in ends):
+        # The comparison faces the right way: whether it includes the end is the reading's.
+        settling = _settled_ends(statute, placed.readings)
+        if settling is not None:
+            return _end_finding(statute, placed, compare, literal, op, polarity, ends, settling)
     if any(allows(o) for o in settled):
         return None
     written = ast.folded(statute.source[compare.span.start : compare.span.end])
@@ -416,4 +422,63 @@ def _comparison_finding(
         placed.clause,
         f"'{written}' in '{placed.name}' contradicts the words of {where}: {meanings}{allowed}",
         f'compare as the words do, or add: reviewed {literal.text} "why this comparison is right"',
+    )
+
+
+_INCLUSIVE = re.compile(r"\binclusive\b", re.IGNORECASE)
+_EXCLUSIVE = re.compile(r"\bexclusive\b", re.IGNORECASE)
+
+
+def _settled_ends(
+    statute: ast.Statute, readings: tuple[str, ...]
+) -> tuple[ast.Reading, bool] | None:
+    """Returns the reading that settles whether "between" includes its ends, and True when it
+    says inclusive (False exclusive): the one reading the comparison cites that has a single
+    option whose name or words say "inclusive" or "exclusive" (None when none does, or when
+    they disagree; a reading with alternatives settles each branch that tests it, not here)."""
+    said: list[tuple[ast.Reading, bool]] = []
+    for reading_id in readings:
+        reading = statute.readings.get(reading_id)
+        if reading is None or reading.alternatives:
+            continue
+        words = f"{reading.default.name} {reading.default.description}"
+        inclusive, exclusive = _INCLUSIVE.search(words), _EXCLUSIVE.search(words)
+        if bool(inclusive) != bool(exclusive):
+            said.append((reading, bool(inclusive)))
+    if len({included for _, included in said}) != 1:
+        return None
+    return said[0]
+
+
+def _end_finding(
+    statute: ast.Statute,
+    placed: _Placed,
+    compare: ast.Compare,
+    literal: ast.Literal,
+    op: str,
+    polarity: str,
+    ends: list[Occurrence],
+    settling: tuple[ast.Reading, bool],
+) -> Finding | None:
+    """Returns the finding of a comparison on an end of "between X and Y" that does not
+    include or exclude the end as the reading it cites says (None when it does)."""
+    reading, inclusive = settling
+    wanted = set()
+    for end in ends:
+        strict = next(o for o in end.ops if len(o) == 1)
+        wanted.add(strict + "=" if inclusive else strict)
+    allowed = wanted | ({_NEGATED[o] for o in wanted} if polarity else set())
+    if op in allowed:
+        return None
+    written = ast.folded(statute.source[compare.span.start : compare.span.end])
+    how = "includes" if inclusive else "excludes"
+    option = reading.default
+    return Finding(
+        literal.span,
+        placed.clause,
+        f"'{written}' in '{placed.name}' {'excludes' if inclusive else 'includes'} the end "
+        f"{_quoted(ends)} of {_where(placed.clause)}, but the reading it cites, "
+        f"{reading.id} ({option.name}), {how} the ends: {quoted(option.description)}",
+        f"compare with {' or '.join(sorted(wanted))}, or add: reviewed {literal.text} "
+        '"why this end is right"',
     )

@@ -284,6 +284,7 @@ def test_between_without_a_reading_is_refused(tmp_path: Path, encoding_source: s
     assert any("hint: cite the reading that settles it" in line for line in first)
 
 
+@pytest.mark.parametrize("option", ["either-way", "exclusive"])
 @pytest.mark.parametrize(
     "new",
     [
@@ -292,11 +293,46 @@ def test_between_without_a_reading_is_refused(tmp_path: Path, encoding_source: s
         "new_jobs > 251 and new_jobs <= 400",
     ],
 )
-def test_between_with_a_reading_takes_either_end(
-    tmp_path: Path, encoding_source: str, new: str
+def test_between_with_a_reading_takes_the_end_it_settles(
+    tmp_path: Path, encoding_source: str, new: str, option: str
 ) -> None:
+    """A reading whose words do not say whether the ends are included lets a comparison take
+    either end; one that says "exclusive" takes the strict comparisons only."""
+    source = encoding_source.replace(
+        '  default inclusive "Inclusive bands', f'  default {option} "Bands'
+    )
+    assert source != encoding_source
+    variant = write_variant(tmp_path, source, "new_jobs >= 251 and new_jobs <= 400", new)
+    found = errors(variant)
+    # (ii) to (iv) and the invariants keep their inclusive comparisons: an exclusive I4
+    # refuses them; (i) is the band under test.
+    assert bool(found) == (option == "exclusive"), found
+    at = located(variant, new, "new_jobs").rsplit(":", 2)[0]  # path:line of the case
+    band = [f for f in found if f.startswith(at + ":")]
+    if option == "either-way" or new == "new_jobs > 251 and new_jobs < 400":
+        assert band == []
+    else:
+        assert band and all("I4 (exclusive), excludes the ends" in f for f in band), band
+
+
+@pytest.mark.parametrize(
+    ("new", "literal", "hint"),
+    [
+        ("new_jobs > 251 and new_jobs <= 400", "251", "compare with >="),
+        ("new_jobs >= 251 and new_jobs < 400", "400", "compare with <="),
+    ],
+)
+def test_an_end_the_inclusive_reading_includes_must_be_included(
+    tmp_path: Path, encoding_source: str, new: str, literal: str, hint: str
+) -> None:
+    """The bundled I4 says the bands are inclusive: a strict comparison on an end of "between
+    251 and 400" contradicts the reading the rule cites."""
     variant = write_variant(tmp_path, encoding_source, "new_jobs >= 251 and new_jobs <= 400", new)
-    assert errors(variant) == []
+    message = assert_refused(
+        variant, new, literal, "“between 251 and 400”", "I4 (inclusive), includes the ends"
+    )
+    assert "excludes the end" in message
+    assert f"hint: {hint}, or add: reviewed {literal}" in errors(variant)[0]
 
 
 def test_between_with_a_reading_still_refuses_the_wrong_direction(
