@@ -7,6 +7,7 @@ Each variant is written into a temporary folder beside an amended copy of the of
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from fractions import Fraction
@@ -496,6 +497,35 @@ def test_a_record_field_bound_dropped_is_a_scenario_accepted_now(tmp_path: Path)
     assert (accepted.status, refused.status) == ("different", "equal")
     assert accepted.witness is not None
     assert "expenses': expected an amount of money at least $0" in accepted.refusal
+
+
+def test_a_scope_witness_meets_the_records_requirements(tmp_path: Path) -> None:
+    """A record that `requires` something of each element: the witness the solver finds for a
+    dropped bound meets it, so the accepting evaluator runs it (an element breaking it would
+    make both evaluators refuse the witness, an error)."""
+    required = TUITION.read_text(encoding="utf-8").replace(
+        '    "the student carries at least half the normal full-time work load";\n}',
+        '    "the student carries at least half the normal full-time work load";\n'
+        '  requires half_time or expenses > $0 "a full-time student is claimed with expenses";\n}',
+    )
+    assert required != TUITION.read_text(encoding="utf-8")
+    for folder, source in (
+        ("old", required),
+        ("new", required.replace("money min $0 named", "money named")),
+    ):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "tuition.lex").write_text(source, encoding="utf-8")
+        shutil.copy(TUITION.with_suffix(".txt"), tmp_path / folder)
+    old, new = (
+        load_statute(tmp_path / "old" / "tuition.lex"),
+        load_statute(tmp_path / "new" / "tuition.lex"),
+    )
+    accepted, refused = semantic_diff(old.ast, new.ast).scope
+    assert (accepted.status, refused.status) == ("different", "equal"), accepted.detail
+    assert accepted.witness is not None
+    for student in accepted.witness["students"]:  # type: ignore[attr-defined]
+        assert student["half_time"] or Fraction(str(student["expenses"])) > 0
+    new.evaluate(accepted.witness)
 
 
 # ---- dates ---------------------------------------------------------------------------------------

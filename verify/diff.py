@@ -960,7 +960,8 @@ class Comparer:
                 for fact in refusing.element_facts[name]
             )
             refused.extend(requires[refusing_side])
-            assumed = [*accepting.constraints, *common, *requires[accepting_side]]
+            records = [fact for facts in accepting.record_facts.values() for fact in facts]
+            assumed = [*accepting.constraints, *records, *common, *requires[accepting_side]]
             found.append(self._scope(direction, assumed, refused))
         return found
 
