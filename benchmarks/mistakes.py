@@ -233,6 +233,12 @@ MISTAKES: list[tuple[str, str, str, str]] = [
         "new_jobs >= 801 and new_jobs <= 1000;",
         "new_jobs >= 801 and new_jobs < 1000;",
     ),
+    (
+        "(c)(1)(f)",
+        '"for each 35 percent" counted in fractions of a step',
+        "min($200 * floor(salary_excess / 35%), $1,000)",
+        "min($200 * (salary_excess / 35%), $1,000)",
+    ),
 ]
 
 

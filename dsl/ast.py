@@ -852,3 +852,18 @@ class Statute:
     def result_names(self) -> tuple[str, ...]:
         """The result keys, in their declared order."""
         return tuple(name for name, _ in self.results)
+
+
+def children(expr: Expr) -> tuple[Expr, ...]:
+    """Returns an expression's direct sub-expressions, in order."""
+    if isinstance(expr, Call):
+        return (*expr.args, *(arg for _, arg in expr.kwargs))
+    if isinstance(expr, BinOp | Compare | BoolOp):
+        return (expr.left, expr.right)
+    if isinstance(expr, Not | Neg | PartOf):
+        return (expr.operand,)
+    if isinstance(expr, If):
+        return (expr.condition, expr.then, expr.otherwise)
+    if isinstance(expr, Aggregate):
+        return tuple(e for e in (expr.value, expr.condition) if e is not None)
+    return ()

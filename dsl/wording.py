@@ -180,6 +180,42 @@ def occurrences(words: str) -> list[Occurrence]:
     return found
 
 
+@dataclass(frozen=True)
+class Step:
+    """A number the words count steps of ("for each 35 percent by which ...", "for each $1,000
+    (or fraction thereof)"): whole steps (`floor`), or every part of one as a whole (`ceil`)."""
+
+    value: Fraction
+    kind: Kind
+    rounding: str  # "floor" or "ceil"
+    excerpt: str
+
+
+_EACH = re.compile(r"\bfor\s+(?:each|every)\s+$")
+# After the number and at most one word of its unit ("for every 5 units, or any part thereof").
+_PART_OF_A_STEP = re.compile(
+    r"(?:\s+[a-z]+)?\s*,?\s*\(?\s*or\s+(?:any\s+)?(?:a\s+)?(?:fraction|part|portion)\s+(?:thereof|of\s+it)\b\)?"
+)
+
+
+def steps(words: str) -> list[Step]:
+    """Returns the numbers the words count steps of: "for each" or "for every" right before
+    the number; "(or fraction thereof)" after it counts a part of a step as a whole one."""
+    text = ast.folded(words)
+    lower = text.lower()
+    found = []
+    for number, kind, end in stated_units(text):
+        before = lower[max(0, number.start - 20) : number.start]
+        if (each := _EACH.search(before)) is None:
+            continue
+        part = _PART_OF_A_STEP.match(lower, end)
+        start = number.start - len(before) + each.start()
+        stop = part.end() if part is not None else end
+        excerpt = text[start:stop].strip(" ,;:")
+        found.append(Step(number.value, kind, "ceil" if part else "floor", excerpt))
+    return found
+
+
 def _words_before(before: str, count: int) -> int:
     """Returns where the last `count` words of `before` start."""
     starts = [m.start() for m in re.finditer(r"\S+", before)]
@@ -290,16 +326,21 @@ def findings(statute: ast.Statute) -> list[Finding]:
     found: list[Finding] = []
     words: dict[int, list[Occurrence]] = {}
     negative: dict[int, bool] = {}
+    counted: dict[int, list[Step]] = {}
     for placed in _placed(statute):
         key = id(placed.clause)
         if key not in words:
             words[key] = occurrences(placed.clause.words)
             negative[key] = negative_words(placed.clause)
+            counted[key] = steps(placed.clause.words)
         exempt = {
             item.literal.written_magnitude
             for item in placed.reviewed
             if item.literal.unit not in ("date", "duration")
         }
+        if counted[key] and not placed.is_property:
+            for expr in placed.expressions:
+                found.extend(_step_findings(statute, placed, expr, counted[key], exempt))
         for expr in placed.expressions:
             for node, negated in polarised(expr):
                 finding = None
@@ -482,3 +523,46 @@ def _end_finding(
         f"compare with {' or '.join(sorted(wanted))}, or add: reviewed {literal.text} "
         '"why this end is right"',
     )
+
+
+def _step_findings(
+    statute: ast.Statute,
+    placed: _Placed,
+    expr: ast.Expr | None,
+    counted: list[Step],
+    exempt: set[Fraction | None],
+    rounding: str | None = None,
+) -> Iterator[Finding]:
+    """Yields each division by a number the words count steps of that is not rounded as they
+    count: inside `floor(...)` for whole steps, `ceil(...)` when a part counts as a whole.
+    `rounding` is the innermost `floor` or `ceil` the expression sits in."""
+    if expr is None:
+        return
+    if isinstance(expr, ast.Call) and expr.name in ("floor", "ceil"):
+        for arg in expr.args:
+            yield from _step_findings(statute, placed, arg, counted, exempt, expr.name)
+        return
+    if isinstance(expr, ast.BinOp) and expr.op == "/" and isinstance(expr.right, ast.Literal):
+        magnitude = _checked_magnitude(expr.right)
+        kind = literal_kind(expr.right)
+        matching = [s for s in counted if s.value == magnitude and s.kind == kind]
+        if matching and magnitude not in exempt and rounding not in {s.rounding for s in matching}:
+            step = matching[0]
+            written = ast.folded(statute.source[expr.span.start : expr.span.end])
+            counts = (
+                "counts a part of a step as a whole one"
+                if step.rounding == "ceil"
+                else "counts whole steps"
+            )
+            given = f"inside {rounding}(...)" if rounding else "unrounded"
+            yield Finding(
+                expr.right.span,
+                placed.clause,
+                f"'{written}' in '{placed.name}' is {given}, but the words of "
+                f"{_where(placed.clause)} count steps of {expr.right.text}: {quoted(step.excerpt)} "
+                f"{counts}",
+                f"write {step.rounding}({written}), or add: reviewed {expr.right.text} "
+                '"why these steps are right"',
+            )
+    for child in ast.children(expr):
+        yield from _step_findings(statute, placed, child, counted, exempt, rounding)

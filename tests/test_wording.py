@@ -11,7 +11,7 @@ from conftest import write_variant
 
 from lextrace.dsl import ast
 from lextrace.dsl.loader import analyse, load
-from lextrace.dsl.wording import negative_words, occurrences
+from lextrace.dsl.wording import negative_words, occurrences, steps
 from lextrace.statute import BUNDLED
 
 
@@ -520,3 +520,55 @@ def test_a_fraction_mark_with_denominator_zero_is_refused_at_it(tmp_path: Path) 
     rule = 'rule blind: bool = acuity <= 20/200\n      reviewed 20/0 "no such number";'
     found = errors(_sight(tmp_path, rule))
     assert any("a fraction's denominator is 0" in error for error in found), found
+
+
+# ---- steps: "for each 35 percent", "for each $1,000 (or fraction thereof)" ------------------
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        ("an increase of $200 for each 35 percent by which it exceeds", [(35, "percent", "floor")]),
+        (
+            "reduced by $50 for each $1,000 (or fraction thereof) by which it exceeds",
+            [(1000, "money", "ceil")],
+        ),
+        ("$10 for every 5 units, or any part thereof, over the limit", [(5, "plain", "ceil")]),
+        ("$500 for each qualifying job", []),
+        ("for each additional amount that exceeds the minimum by 40 percent", []),
+    ],
+)
+def test_the_steps_the_words_count(words: str, expected: list[tuple[int, str, str]]) -> None:
+    assert [(s.value, s.kind, s.rounding) for s in steps(words)] == expected
+
+
+def test_a_step_divided_without_floor_is_refused(tmp_path: Path, encoding_source: str) -> None:
+    """(c)(1)(f): "$200 ... for each 35 percent by which the project's median salary levels
+    exceeds": whole steps of 35 percent."""
+    new = "min($200 * (salary_excess / 35%), $1,000)"
+    variant = write_variant(
+        tmp_path, encoding_source, "min($200 * floor(salary_excess / 35%), $1,000)", new
+    )
+    message = assert_refused(
+        variant, new, "35%", "'salary_excess / 35%' in 'salary_bonus' is unrounded",
+        "“for each 35 percent” counts whole steps",
+    )  # fmt: skip
+    assert "(c)(1)(f)" in message
+    assert "hint: write floor(salary_excess / 35%)" in errors(variant)[0]
+
+
+def test_a_part_of_a_step_counts_as_a_whole_one(tmp_path: Path) -> None:
+    words = "A reduction of $50 for each $1,000 (or fraction thereof) by which the wage exceeds."
+    assert errors(mini(tmp_path, words, "rule result: money = $50 * ceil(wage / $1,000);")) == []
+    for written, given in (
+        ("floor(wage / $1,000)", "inside floor(...)"),
+        ("(wage / $1,000)", "unrounded"),
+    ):
+        new = f"rule result: money = $50 * {written};"
+        message = assert_refused(mini(tmp_path, words, new), new, "$1,000", given)
+        assert (
+            "“for each $1,000 (or fraction thereof)” counts a part of a step as a whole one"
+            in message
+        )
+    reviewed = 'rule result: money = $50 * (wage / $1,000) reviewed $1,000 "a prorated reduction";'
+    assert errors(mini(tmp_path, words, reviewed)) == []
