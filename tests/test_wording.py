@@ -572,3 +572,19 @@ def test_a_part_of_a_step_counts_as_a_whole_one(tmp_path: Path) -> None:
         )
     reviewed = 'rule result: money = $50 * (wage / $1,000) reviewed $1,000 "a prorated reduction";'
     assert errors(mini(tmp_path, words, reviewed)) == []
+
+
+def test_children_lists_what_walk_walks() -> None:
+    """`ast.children` (the step check's descent) and the checker's `walk` (spelled out for
+    speed) must agree on every expression of every bundled encoding."""
+    from lextrace.dsl.checker import definition_expressions, walk
+
+    def descend(expr: ast.Expr) -> list[ast.Expr]:
+        return [expr, *(n for child in ast.children(expr) for n in descend(child))]
+
+    for path in sorted(BUNDLED.parent.glob("*.lex")):
+        statute = load(path)
+        for definition in statute.definitions.values():
+            for expr in definition_expressions(definition):
+                if expr is not None:
+                    assert [id(n) for n in descend(expr)] == [id(n) for n in walk(expr)]
