@@ -239,6 +239,12 @@ MISTAKES: list[tuple[str, str, str, str]] = [
         "min($200 * floor(salary_excess / 35%), $1,000)",
         "min($200 * (salary_excess / 35%), $1,000)",
     ),
+    (
+        "(c)(1)(b)",
+        "the mega-project maximum, $5,000, given for each step in place of $500",
+        "min($500 * investment_steps, investment_bonus_maximum)",
+        "min($5,000 * investment_steps, investment_bonus_maximum)",
+    ),
 ]
 
 

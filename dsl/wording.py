@@ -216,6 +216,31 @@ def steps(words: str) -> list[Step]:
     return found
 
 
+@dataclass(frozen=True)
+class PerStep:
+    """An amount the words give for each step or unit: "$500 per year for each additional
+    amount", "$50 for each $1,000"."""
+
+    value: Fraction
+    kind: Kind
+    excerpt: str
+
+
+_FOR_EACH_AFTER = re.compile(r"[^\d$;.]{0,60}?\bfor\s+(?:each|every)\b")
+
+
+def per_step_amounts(words: str) -> list[PerStep]:
+    """Returns the amounts the words give "for each" something: a number followed, within a
+    few words and no other number, by "for each" or "for every"."""
+    text = ast.folded(words)
+    lower = text.lower()
+    found = []
+    for number, kind, end in stated_units(text):
+        if (each := _FOR_EACH_AFTER.match(lower, end)) is not None:
+            found.append(PerStep(number.value, kind, text[number.start : each.end()]))
+    return found
+
+
 def _words_before(before: str, count: int) -> int:
     """Returns where the last `count` words of `before` start."""
     starts = [m.start() for m in re.finditer(r"\S+", before)]
@@ -327,6 +352,7 @@ def findings(statute: ast.Statute) -> list[Finding]:
     words: dict[int, list[Occurrence]] = {}
     negative: dict[int, bool] = {}
     counted: dict[int, list[Step]] = {}
+    amounts: dict[int, list[PerStep]] = {}
     for placed in _placed(statute):
         key = id(placed.clause)
         if key not in words:
@@ -341,6 +367,11 @@ def findings(statute: ast.Statute) -> list[Finding]:
         if counted[key] and not placed.is_property:
             for expr in placed.expressions:
                 found.extend(_step_findings(statute, placed, expr, counted[key], exempt))
+        if key not in amounts:
+            amounts[key] = per_step_amounts(placed.clause.words)
+        if amounts[key] and not placed.is_property:
+            for expr in placed.expressions:
+                found.extend(_per_step_findings(statute, placed, expr, amounts[key], exempt))
         for expr in placed.expressions:
             for node, negated in polarised(expr):
                 finding = None
@@ -566,3 +597,60 @@ def _step_findings(
             )
     for child in ast.children(expr):
         yield from _step_findings(statute, placed, child, counted, exempt, rounding)
+
+
+def _per_step_findings(
+    statute: ast.Statute,
+    placed: _Placed,
+    expr: ast.Expr | None,
+    amounts: list[PerStep],
+    exempt: set[Fraction | None],
+) -> Iterator[Finding]:
+    """Yields each number multiplied by a count of steps (`floor(...)`, `ceil(...)`, or a
+    count rule computing one) that is not an amount the words give "for each" step."""
+    for node in _nodes(expr):
+        if not (isinstance(node, ast.BinOp) and node.op == "*"):
+            continue
+        for literal, other in ((node.left, node.right), (node.right, node.left)):
+            if not isinstance(literal, ast.Literal) or not _counts_steps(statute, other):
+                continue
+            magnitude = _checked_magnitude(literal)
+            if magnitude is None or magnitude in exempt:
+                continue
+            kind = literal_kind(literal)
+            if any(a.value == magnitude and a.kind == kind for a in amounts):
+                continue
+            written = ast.folded(statute.source[node.span.start : node.span.end])
+            stated = ", ".join(dict.fromkeys(quoted(a.excerpt) for a in amounts))
+            yield Finding(
+                literal.span,
+                placed.clause,
+                f"'{written}' in '{placed.name}' gives {literal.text} for each step, but the "
+                f"words of {_where(placed.clause)} give {stated}",
+                f"multiply the steps by the amount the words give for each, or add: reviewed "
+                f'{literal.text} "why this amount is right"',
+            )
+
+
+def _nodes(expr: ast.Expr | None) -> Iterator[ast.Expr]:
+    if expr is None:
+        return
+    yield expr
+    for child in ast.children(expr):
+        yield from _nodes(child)
+
+
+def _counts_steps(statute: ast.Statute, expr: ast.Expr) -> bool:
+    """True for a count of steps: `floor(...)` or `ceil(...)`, or a rule of type count whose
+    expression is one."""
+    if isinstance(expr, ast.Call) and expr.name in ("floor", "ceil"):
+        return True
+    if isinstance(expr, ast.Ref):
+        definition = statute.definitions.get(expr.name)
+        return (
+            isinstance(definition, ast.Rule)
+            and definition.type.kind == "count"
+            and isinstance(definition.expr, ast.Call)
+            and definition.expr.name in ("floor", "ceil")
+        )
+    return False

@@ -591,7 +591,8 @@ def _ratio(tmp_path: Path, cases: str | None) -> Path:
 def test_a_mutant_the_proofs_let_through_is_killed_by_the_bundled_cases(
     original: ast.Statute, mutants: list[Mutant]
 ) -> None:
-    mutant = _find(mutants, "(c)(1)(f): $200 -> $1,000 in rule salary_bonus")
+    # (c)(1)(d)'s $1,000 given to any program, not only one of a State institution nearby.
+    mutant = _find(mutants, "(c)(1)(d): $500 -> $1,000 in rule training_bonus")
     cases = str(BUNDLED.with_name(BUNDLED.stem + ".cases.yaml"))
     result = run_job(_job(original, mutant, (cases,)))
     assert result.status == "tests"
@@ -600,6 +601,17 @@ def test_a_mutant_the_proofs_let_through_is_killed_by_the_bundled_cases(
     assert result.proof_kills == [] and result.proofs_alone is False
     assert result.tests_detail.startswith("case '")
     assert "expected" in result.tests_detail and "(to the cent)" in result.tests_detail
+
+
+def test_another_amount_of_the_clause_given_for_each_step_is_killed_by_the_check(
+    original: ast.Statute, mutants: list[Mutant]
+) -> None:
+    """(c)(1)(f) states $1,000 (its maximum) and gives $200 for each step: $1,000 a step once
+    passed every check and proof, and only the cases killed it."""
+    mutant = _find(mutants, "(c)(1)(f): $200 -> $1,000 in rule salary_bonus")
+    result = run_job(_job(original, mutant))
+    assert result.status == "check"
+    assert any("gives $1,000 for each step" in error for error in result.check_errors)
 
 
 def test_tests_run_the_cases_beside_an_encoding_of_another_statute(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from conftest import write_variant
 
 from lextrace.dsl import ast
 from lextrace.dsl.loader import analyse, load
-from lextrace.dsl.wording import negative_words, occurrences, steps
+from lextrace.dsl.wording import negative_words, occurrences, per_step_amounts, steps
 from lextrace.statute import BUNDLED
 
 
@@ -588,3 +588,46 @@ def test_children_lists_what_walk_walks() -> None:
             for expr in definition_expressions(definition):
                 if expr is not None:
                     assert [id(n) for n in descend(expr)] == [id(n) for n in walk(expr)]
+
+
+# ---- amounts given for each step ---------------------------------------------------------------
+
+
+def test_the_amounts_the_words_give_for_each_step() -> None:
+    words = (
+        "an increase of $500 per year for each additional amount of investment that exceeds the "
+        "minimum by 40 percent, with a maximum increase of $1,500 per year, or $5,000 per year"
+    )
+    assert [(a.value, a.kind, a.excerpt) for a in per_step_amounts(words)] == [
+        (500, "money", "$500 per year for each")
+    ]
+    assert [a.value for a in per_step_amounts("reduced by $50 for each $1,000 by which")] == [50]
+
+
+def test_a_step_count_times_another_stated_amount_is_refused(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    """(c)(1)(b) gives $500 a step and states $5,000 as a maximum: $5,000 a step passes the
+    number check (the clause states it) but not the words' amount for each step."""
+    old = "min($500 * investment_steps, investment_bonus_maximum)"
+    new = "min($5,000 * investment_steps, investment_bonus_maximum)"
+    variant = write_variant(tmp_path, encoding_source, old, new)
+    assert_refused(
+        variant, new, "$5,000",
+        "'$5,000 * investment_steps' in 'investment_bonus' gives $5,000 for each step",
+        "the words of (c)(1)(b) give “$500 per year for each”",
+    )  # fmt: skip
+    # A count that is not a count of steps (a plain input) is not held to it.
+    words = "A grant of $500 for each job, and at most $5,000."
+    rule = "rule result: money = min($5,000 * jobs, $5,000);"
+    assert errors(mini_jobs(tmp_path, words, rule)) == []
+
+
+def mini_jobs(tmp_path: Path, words: str, rule: str) -> Path:
+    """`mini` over a count input `jobs`."""
+    path = mini(tmp_path, words, rule)
+    source = path.read_text(encoding="utf-8").replace(
+        "\nresults result;", 'input jobs: count = 0 "jobs";\n\nresults result;'
+    )
+    path.write_text(source, encoding="utf-8")
+    return path
