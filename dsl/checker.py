@@ -8,7 +8,6 @@ or in words), unless the rule marks it `reviewed` with a reason.
 from __future__ import annotations
 
 import datetime
-import difflib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -389,12 +388,12 @@ class _Checker:
             return self.infer_computed(expr, (*params, *fields), clause)
         field = record.fields.get(expr.field) if expr.field is not None else None
         if expr.field is not None and field is None:
-            close = difflib.get_close_matches(expr.field, list(record.fields), n=1, cutoff=0.6)
+            close = closest(expr.field, record.fields)
             self.report(
                 expr.span,
                 f"record '{record.name}' has no field '{expr.field}'",
                 clause,
-                hint=f"did you mean '{close[0]}'?" if close else None,
+                hint=f"did you mean '{close}'?" if close else None,
             )
             return None
         if expr.op == "count":
@@ -973,12 +972,12 @@ class _Checker:
     def check_readings(self, readings: tuple[str, ...], span: ast.Span, clause: ast.Clause) -> None:
         for reading in readings:
             if reading not in self.statute.readings:
-                close = difflib.get_close_matches(reading, list(self.statute.readings), n=1)
+                close = closest(reading, self.statute.readings)
                 self.report(
                     _word_span(self.statute.source, span, reading),
                     f"unknown reading {reading}",
                     clause,
-                    hint=f"did you mean {close[0]}? (or declare {reading} with 'reading "
+                    hint=f"did you mean {close}? (or declare {reading} with 'reading "
                     f'{reading} "question" default ...;\')'
                     if close
                     else "declare it with 'reading ID \"question\" default ...;'",
@@ -1015,14 +1014,12 @@ class _Checker:
         for declared in statute.inputs.values():
             kind = declared.type.kind
             if kind == "list" and declared.type.record not in statute.records:
-                close = difflib.get_close_matches(
-                    declared.type.record, list(statute.records), n=1, cutoff=0.6
-                )
+                close = closest(declared.type.record, statute.records)
                 self.report(
                     declared.span,
                     f"input '{declared.name}' is a list of '{declared.type.record}', which is "
                     "not a declared record",
-                    hint=f"did you mean '{close[0]}'?"
+                    hint=f"did you mean '{close}'?"
                     if close
                     else f"declare it with 'record {declared.type.record} \"...\" {{ ... }}'",
                 )
