@@ -824,18 +824,7 @@ class Comparer:
             return done(EQUAL, "proved for every scenario valid under both encodings")
         if answer == z3.unknown:
             return done(UNKNOWN, f"Z3 gave no answer in time: {solver.reason_unknown()}")
-        model = solver.model()
-        # Prefer a witness in whole cents, which a scenario file states exactly.
-        cents = [*decimal_constraints(self.before), *decimal_constraints(self.after)]
-        in_cents = solver.model_with(cents)
-        if in_cents is not None:
-            model = in_cents
-        else:
-            remaining = self.timeout_ms - int((work() - spent) * 1000)
-            if remaining > 0:
-                retried, retry = decide([*self.valid, left != right, *cents], remaining)
-                if retried == z3.sat:
-                    model = retry.model()
+        model = self._in_cents(solver, [*self.valid, left != right], spent)
         witness = self._witness(model)
         if witness.old_values is None or witness.new_values is None:
             return done(
@@ -854,6 +843,22 @@ class Comparer:
             )
         self.witnesses.append(witness)
         return done(DIFFERENT, witness.problem, witness)
+
+    def _in_cents(self, solver: Any, facts: list[Term], spent: float) -> z3.ModelRef:
+        """Returns the model of `facts` that `solver` found sat, in whole cents when one is
+        found within what is left of the comparison's limit (`spent`: the work before it):
+        a scenario file states such amounts exactly."""
+        found = solver.model()  # taken first: the checks below replace the solver's answer
+        cents = [*decimal_constraints(self.before), *decimal_constraints(self.after)]
+        in_cents = solver.model_with(cents)
+        if in_cents is not None:
+            return in_cents
+        remaining = self.timeout_ms - int((work() - spent) * 1000)
+        if remaining > 0:
+            retried, retry = decide([*facts, *cents], remaining)
+            if retried == z3.sat:
+                return retry.model()
+        return found
 
     def _linked_type(self, name: str) -> bool:
         a, b = self.old.definitions[name].type, self.new.definitions[name].type
@@ -986,17 +991,7 @@ class Comparer:
             return done(EQUAL, "proved: no scenario of the inputs both declare")
         if answer == z3.unknown:
             return done(UNKNOWN, f"Z3 gave no answer in time: {solver.reason_unknown()}")
-        model = solver.model()
-        cents = [*decimal_constraints(self.before), *decimal_constraints(self.after)]
-        in_cents = solver.model_with(cents)
-        if in_cents is not None:
-            model = in_cents
-        else:
-            remaining = self.timeout_ms - int((work() - spent) * 1000)
-            if remaining > 0:
-                retried, retry = decide([*facts, *cents], remaining)
-                if retried == z3.sat:
-                    model = retry.model()
+        model = self._in_cents(solver, facts, spent)
         witness, sides = self._scenario(model)
         old_refusal, new_refusal = (_refusal(*side) for side in sides)
         refusal, acceptance = (
