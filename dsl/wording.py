@@ -359,6 +359,7 @@ def findings(statute: ast.Statute) -> list[Finding]:
             words[key] = occurrences(placed.clause.words)
             negative[key] = negative_words(placed.clause)
             counted[key] = steps(placed.clause.words)
+            amounts[key] = per_step_amounts(placed.clause.words)
         exempt = {
             item.literal.written_magnitude
             for item in placed.reviewed
@@ -367,8 +368,6 @@ def findings(statute: ast.Statute) -> list[Finding]:
         if counted[key] and not placed.is_property:
             for expr in placed.expressions:
                 found.extend(_step_findings(statute, placed, expr, counted[key], exempt))
-        if key not in amounts:
-            amounts[key] = per_step_amounts(placed.clause.words)
         if amounts[key] and not placed.is_property:
             for expr in placed.expressions:
                 found.extend(_per_step_findings(statute, placed, expr, amounts[key], exempt))
@@ -608,7 +607,7 @@ def _per_step_findings(
 ) -> Iterator[Finding]:
     """Yields each number multiplied by a count of steps (`floor(...)`, `ceil(...)`, or a
     count rule computing one) that is not an amount the words give "for each" step."""
-    for node in _nodes(expr):
+    for node, _ in polarised(expr):
         if not (isinstance(node, ast.BinOp) and node.op == "*"):
             continue
         for literal, other in ((node.left, node.right), (node.right, node.left)):
@@ -630,14 +629,6 @@ def _per_step_findings(
                 f"multiply the steps by the amount the words give for each, or add: reviewed "
                 f'{literal.text} "why this amount is right"',
             )
-
-
-def _nodes(expr: ast.Expr | None) -> Iterator[ast.Expr]:
-    if expr is None:
-        return
-    yield expr
-    for child in ast.children(expr):
-        yield from _nodes(child)
 
 
 def _counts_steps(statute: ast.Statute, expr: ast.Expr) -> bool:
