@@ -958,14 +958,14 @@ class Comparer:
             refused = [fact for name in linked for fact in refusing.input_facts[name]]
             # A shared list's elements: each present element's facts, the same for every
             # element, so a list of one element already shows any difference in them.
-            refused.extend(
-                fact
-                for name in linked
-                if name in self.lists
-                for fact in refusing.element_facts[name]
-            )
+            for name in linked:
+                if name in self.lists:
+                    refused.extend(refusing.element_facts[name])
+                    refused.extend(refusing.record_requirements(name))
             refused.extend(requires[refusing_side])
-            records = [fact for facts in accepting.record_facts.values() for fact in facts]
+            records = [
+                fact for name in accepting.lists for fact in accepting.record_requirements(name)
+            ]
             assumed = [*accepting.constraints, *records, *common, *requires[accepting_side]]
             found.append(self._scope(direction, assumed, refused))
         return found

@@ -176,12 +176,9 @@ class Model:
         self.readings: dict[str, Term] = {}
         self.constraints: list[Term] = []
         # Each input's constraints (its type, bounds, requirement), in `constraints` too; for
-        # a list, its elements' (each present element's field types, bounds and record
-        # requirements) apart.
+        # a list, its elements' (each present element's field types and bounds) apart.
         self.input_facts: dict[str, list[Term]] = {}
         self.element_facts: dict[str, list[Term]] = {}
-        # Of those, what its record `requires` of each present element: not in `constraints`.
-        self.record_facts: dict[str, list[Term]] = {}
         self.obligations: list[Obligation] = []
         self.memo: dict[tuple[str, tuple[Value, ...]], Term] = {}
         # For each definition with exceptions and its arguments, each exception (the highest
@@ -281,7 +278,6 @@ class Model:
         if self.base is not None and name != self.vary and name in self.base.lists:
             self.lists[name] = self.base.lists[name]
             self.element_facts[name] = self.base.element_facts[name]
-            self.record_facts[name] = self.base.record_facts[name]
             return
         record = self.statute.records[declared.type.record]
         length = self.inputs[name]
@@ -289,7 +285,6 @@ class Model:
         tagged = (lambda variable: variable) if shared else self._name
         elements: list[dict[str, Term]] = []
         element_facts: list[Term] = []
-        required: list[Term] = []
         for index in range(self.list_bound):
             element: dict[str, Term] = {}
             for declared_field in record.fields.values():
@@ -313,24 +308,30 @@ class Model:
                         ]
                     )
                 element_facts.extend(z3.Implies(index < length, fact) for fact in facts)
-            required.extend(
-                z3.Implies(index < length, condition)
-                for condition in self._requirements(record, element)
-            )
             elements.append(element)
         self.constraints.extend(element_facts)
-        # The record's requirements are left out of `constraints`: a proof over more elements
-        # than the evaluator accepts still holds, and with them Z3 takes several times longer
-        # over every check of the bundled statute.
-        self.element_facts[name] = [*element_facts, *required]
-        self.record_facts[name] = required
+        self.element_facts[name] = element_facts
         self.lists[name] = ListTerms(length, elements)
 
+    def record_requirements(self, name: str) -> list[Term]:
+        """Returns what the record of the list input `name` `requires` of each present
+        element, as the evaluator refuses an element that breaks it (`verify/diff.py`'s scope
+        comparison). Not in `constraints`: a proof over more elements than the evaluator
+        accepts still holds, and with them Z3 takes several times longer over every check of
+        the bundled statute."""
+        declared = self.statute.inputs[name]
+        record = self.statute.records[declared.type.record]
+        terms = self.lists[name]
+        return [
+            z3.Implies(index < terms.length, condition)
+            for index, element in enumerate(terms.elements)
+            for condition in self._requirements(record, element)
+        ]
+
     def _requirements(self, record: ast.Record, element: dict[str, Term]) -> list[Term]:
-        """Returns the terms of a record's `requires` conditions for one element, as the
-        evaluator refuses an element that breaks one (a condition naming a text field, which
-        the model does not hold, is left out: the model then admits more elements, not
-        fewer)."""
+        """Returns the terms of a record's `requires` conditions for one element (a condition
+        naming a text field, which the model does not hold, is left out: the model then
+        admits more elements, not fewer)."""
         terms = []
         outer = self.scope
         self.scope = {**outer, **{f.name: f.type for f in record.fields.values()}}
