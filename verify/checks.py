@@ -145,6 +145,8 @@ class Verifier:
         # Per model (kept alive here with its answer): whether a constraint ties a list's terms
         # to other terms; the same for every check on that model, so walked once.
         self._ties_lists: dict[int, tuple[Model, bool]] = {}
+        # Per model (kept alive with it): its lists' own term ids and its constraints' ids.
+        self._model_ids: dict[int, tuple[Model, set[int], set[int]]] = {}
         self._symbols = SymbolIndex()
         self._searcher: Search | None = None
         # The violations of the well-definedness checks found VIOLATED: every other check is
@@ -704,19 +706,9 @@ class Verifier:
 
     def _walk_lists(self, check: Check) -> bool:
         models = [self.first] if check.second is None else [self.first, check.second]
-        # A list's own terms: its length, whether it is given, its elements' fields.
-        listed = {
-            term.get_id()
-            for model in models
-            for name, terms in model.lists.items()
-            for term in (
-                model.inputs[name],
-                *((model.given[name],) if name in model.given else ()),
-                *(t for e in terms.elements for t in e.values()),
-            )
-        }
+        listed = set().union(*(self._ids(model)[0] for model in models))
         terms = [t for t in (check.claim, check.premise) if t is not None]
-        constraints = {c.get_id() for model in models for c in model.constraints}
+        constraints = set().union(*(self._ids(model)[1] for model in models))
         premise, claim = check.premise, check.claim
         if premise is not None and z3.is_implies(claim) and claim.arg(0).eq(premise):
             # The input constraints inside a premise are judged below, one by one.
@@ -725,6 +717,24 @@ class Verifier:
         if self._symbols.of(terms) & listed:
             return True
         return any(self._constraints_tie_lists(model, listed) for model in models)
+
+    def _ids(self, model: Model) -> tuple[set[int], set[int]]:
+        """Returns the ids of a model's lists' own terms (each list's length, whether it is
+        given, its elements' fields) and of its constraints, read once per model."""
+        key = id(model)
+        if key not in self._model_ids:
+            listed = {
+                term.get_id()
+                for name, terms in model.lists.items()
+                for term in (
+                    model.inputs[name],
+                    *((model.given[name],) if name in model.given else ()),
+                    *(t for e in terms.elements for t in e.values()),
+                )
+            }
+            constraints = {c.get_id() for c in model.constraints}
+            self._model_ids[key] = (model, listed, constraints)
+        return self._model_ids[key][1], self._model_ids[key][2]
 
     def _constraints_tie_lists(self, model: Model, listed: set[int]) -> bool:
         key = id(model)
