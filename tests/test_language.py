@@ -612,3 +612,16 @@ def test_an_unknown_reading_is_pointed_at_itself(tmp_path: Path, encoding_source
     column = int(first.split(":")[2])
     assert source_line.split("| ", 1)[1][column - 1 :].startswith("I71;")
     assert caret.strip() == "^^^"
+
+
+def test_the_dependency_graph_is_kept_while_the_definitions_stay_the_same() -> None:
+    from lextrace.dsl.checker import dependencies
+
+    statute = load(BUNDLED)
+    graph = dependencies(statute)
+    assert dependencies(statute) is graph  # kept
+    statute.definitions["copy_of_annual_credit"] = statute.definitions["annual_credit"]
+    again = dependencies(statute)
+    assert again is not graph and again["copy_of_annual_credit"] == graph["annual_credit"]
+    other = load(BUNDLED)
+    assert dependencies(other) is not again and "copy_of_annual_credit" not in dependencies(other)

@@ -631,16 +631,3 @@ def mini_jobs(tmp_path: Path, words: str, rule: str) -> Path:
     )
     path.write_text(source, encoding="utf-8")
     return path
-
-
-def test_the_dependency_graph_is_kept_while_the_definitions_stay_the_same() -> None:
-    from lextrace.dsl.checker import dependencies
-
-    statute = load(BUNDLED)
-    graph = dependencies(statute)
-    assert dependencies(statute) is graph  # kept
-    statute.definitions["copy_of_annual_credit"] = statute.definitions["annual_credit"]
-    again = dependencies(statute)
-    assert again is not graph and again["copy_of_annual_credit"] == graph["annual_credit"]
-    other = load(BUNDLED)
-    assert dependencies(other) is not again and "copy_of_annual_credit" not in dependencies(other)
