@@ -298,6 +298,42 @@ def test_a_narrowed_bound_and_a_field_made_required_are_refused_now(tmp_path: Pa
             load_statute(variant).evaluate(refused.witness)
 
 
+RATIO = ROOT / "tests" / "other_statutes" / "ratio.lex"
+
+
+def test_a_field_only_one_version_declares_is_a_scenario_the_other_refuses(
+    tmp_path: Path,
+) -> None:
+    """A required input added: scenarios giving it were refused (an unknown field), and
+    scenarios without it are refused now; the other way round when it is removed."""
+    source = RATIO.read_text(encoding="utf-8")
+    added = source.replace(
+        'input whole: count = 1 min 1 "the whole";',
+        'input whole: count = 1 min 1 "the whole";\ninput extra: count required "an extra";',
+    ).replace(
+        "rule twice: count = whole * 2 reviewed", "rule twice: count = whole * 2 + extra reviewed"
+    )
+    assert "extra reviewed" in added
+    (tmp_path / "ratio.lex").write_text(added, encoding="utf-8")
+    shutil.copy(RATIO.with_suffix(".txt"), tmp_path)
+    old, new = load_statute(RATIO), load_statute(tmp_path / "ratio.lex")
+    accepted, refused = semantic_diff(old.ast, new.ast).scope
+    assert (accepted.status, refused.status) == ("different", "different")
+    assert accepted.witness is not None and "extra" in accepted.witness
+    assert "field 'extra': expected one of the fields" in accepted.refusal
+    assert accepted.detail == "only the new encoding declares extra"
+    new.evaluate(accepted.witness)
+    assert refused.witness is not None and "extra" not in refused.witness
+    assert "field 'extra'" in refused.refusal and "the field is missing" in refused.refusal
+    assert refused.detail == "only the new encoding declares extra, and requires it"
+    old.evaluate(refused.witness)
+    back = semantic_diff(new.ast, old.ast).scope
+    assert [s.detail for s in back] == [
+        "only the old encoding declares extra, and requires it",
+        "only the old encoding declares extra",
+    ]
+
+
 def test_changed_default_gives_a_witness_that_leaves_the_input_out(tmp_path: Path) -> None:
     """A scenario that omits an input means its default: a changed default changes results."""
     variant = write_variant(

@@ -16,8 +16,10 @@ Three layers, from the text to the law's effect:
    confirm it (`error` otherwise); a timeout is `unknown`, never `equal`.
 4. **Scope.** Z3 also decides, each way, whether one encoding accepts a scenario the other
    refuses, over the inputs both declare (a bound dropped, widened or added; a field made
-   required): a witness is reported only when the evaluators confirm that one side accepts it
-   and the other refuses it, with the refusing side's own message.
+   required); failing that, a field only one declares (given to the other, which refuses it as
+   unknown; or left out, where the one declaring it requires it). A witness is reported only
+   when the evaluators confirm that one side accepts it and the other refuses it, with the
+   refusing side's own message.
 """
 
 from __future__ import annotations
@@ -967,8 +969,66 @@ class Comparer:
                 fact for name in accepting.lists for fact in accepting.record_requirements(name)
             ]
             assumed = [*accepting.constraints, *records, *common, *requires[accepting_side]]
-            found.append(self._scope(direction, assumed, refused))
+            compared = self._scope(direction, assumed, refused)
+            if compared.status == EQUAL:
+                compared = self._field_scope(direction) or compared
+            found.append(compared)
         return found
+
+    def _field_scope(self, direction: str) -> ScopeComparison | None:
+        """Returns, for one way, a scenario valid under both versions but for a field only one
+        declares: given, where only the accepting version declares it (the other refuses an
+        unknown field); left out, where only the refusing version declares it and requires
+        it. None when there is no such field, or no scenario is valid under both."""
+        started = time.perf_counter()
+        accepting, refusing = (
+            (self.new, self.old) if direction == ACCEPTED_NOW else (self.old, self.new)
+        )
+        given = [
+            n
+            for n, d in accepting.inputs.items()
+            if n not in refusing.inputs and d.type.kind != "list"
+        ]
+        required = [
+            n
+            for n, d in refusing.inputs.items()
+            if n not in accepting.inputs and d.required and d.required_when is None
+        ]
+        if not (given or required) or self._check_satisfiable() != z3.sat:
+            return None
+        answer, solver = decide(self.valid, self.timeout_ms)
+        if answer != z3.sat:
+            return None
+        model = self._in_cents(solver, list(self.valid), work())
+        witness, sides = self._scenario(model)
+        side_model = self.after if accepting is self.new else self.before
+        values, _ = side_model.scenario(model)
+        (old_evaluator, old_given, old_readings), (new_evaluator, new_given, new_readings) = sides
+        labels = ("new", "old") if accepting is self.new else ("old", "new")
+        for name in [*given, *required]:
+            scenario = dict(witness.scenario)
+            extra: dict[str, object] = {}
+            if name in given:
+                if name not in values:
+                    continue
+                scenario[name] = extra[name] = values[name]
+                detail = f"only the {labels[0]} encoding declares {name}"
+            else:
+                scenario.pop(name, None)
+                detail = f"only the {labels[1]} encoding declares {name}, and requires it"
+            old_side = {k: v for k, v in old_given.items() if k != name} | extra
+            new_side = {k: v for k, v in new_given.items() if k != name} | extra
+            old_refusal = _refusal(old_evaluator, old_side, old_readings)
+            new_refusal = _refusal(new_evaluator, new_side, new_readings)
+            refusal, acceptance = (
+                (old_refusal, new_refusal)
+                if direction == ACCEPTED_NOW
+                else (new_refusal, old_refusal)
+            )
+            if refusal is not None and acceptance is None:
+                seconds = time.perf_counter() - started
+                return ScopeComparison(direction, DIFFERENT, scenario, refusal, seconds, detail)
+        return None
 
     def _scope(self, direction: str, assumed: list[Term], refused: list[Term]) -> ScopeComparison:
         """Returns one way of the scope comparison: a scenario that every fact `assumed` (the
@@ -1200,7 +1260,10 @@ def render_text(diff: Diff) -> str:
             lines.append(f"      + {rule.new_text}")
     if diff.scope:
         lines.append("")
-        lines.append("Scenarios accepted (Z3, over the inputs both encodings declare):")
+        lines.append(
+            "Scenarios accepted (Z3, over the inputs both encodings declare; then each field only "
+            "one declares):"
+        )
         for scope in diff.scope:
             lines.append(f"  {scope.direction:<12}  {scope.status:<9}  {scope.seconds:.2f} s")
             if scope.witness is not None:

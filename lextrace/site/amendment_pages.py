@@ -180,7 +180,7 @@ def amendment_page(site: Site, amendment: Amendment) -> str:
     parts.append("## Scenarios accepted")
     parts.append(
         "Whether either encoding accepts a scenario the other refuses (a bound or a requirement "
-        "changed), over the inputs both declare: proved not, or shown by a witness that one "
+        "changed, a field added or removed): proved not, or shown by a witness that one "
         "evaluator runs and the other refuses."
     )
     parts.append(
