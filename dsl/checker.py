@@ -76,7 +76,19 @@ def walk(expr: ast.Expr | None) -> Iterator[ast.Expr]:
 def computed_type(statute: ast.Statute, expr: ast.Aggregate) -> ast.Type:
     """Returns the type of `OP of (EXPRESSION) in LIST` in a checked encoding (see
     `_Checker.infer_computed`); a parameter it names takes the type the definitions declare
-    for that name."""
+    for that name. Worked out once per statute and aggregate: a trace asks for it at each
+    line and value it shows."""
+    assert expr.value is not None
+    memo = _kept_for(statute)
+    key = ("computed_type", id(expr))
+    if key not in memo:
+        memo[key] = _computed_type(statute, expr)
+    found = memo[key]
+    assert isinstance(found, ast.Type)
+    return found
+
+
+def _computed_type(statute: ast.Statute, expr: ast.Aggregate) -> ast.Type:
     assert expr.value is not None
     names = {node.name for node in walk(expr.value) if isinstance(node, ast.Ref)}
     params: dict[str, ast.Param] = {}
@@ -137,26 +149,35 @@ def own_expressions(definition: ast.Rule | ast.Cases) -> list[ast.Expr]:
     return found
 
 
-# Each statute's dependency graph, while the statute lives: `verify` asks for it a few hundred
-# times (a tenth of a second each time on the bundled statute).
-_GRAPHS: dict[int, tuple[dict[str, ast.Rule | ast.Cases], int, dict[str, set[str]]]] = {}
+# What is worked out once per statute, kept while the statute lives (by the statute's id; the
+# statute holds every object a key names).
+_KEPT: dict[int, dict[object, object]] = {}
+
+
+def _kept_for(statute: ast.Statute) -> dict[object, object]:
+    """Returns the memo of `statute`, dropped when the statute is."""
+    memo = _KEPT.get(id(statute))
+    if memo is None:
+        memo = _KEPT[id(statute)] = {}
+        weakref.finalize(statute, _KEPT.pop, id(statute), None)
+    return memo
 
 
 def dependencies(statute: ast.Statute) -> dict[str, set[str]]:
     """Returns, for each definition, the definitions it uses directly (computed once for a
-    statute whose definitions have not changed since; not to be modified)."""
-    kept = _GRAPHS.get(id(statute))
-    if kept is not None and kept[0] is statute.definitions and kept[1] == len(kept[0]):
-        return kept[2]
+    statute whose definitions have not changed since: `verify` asks a few hundred times, a
+    tenth of a second each on the bundled statute; not to be modified)."""
+    memo = _kept_for(statute)
+    kept = memo.get("dependencies")
+    if isinstance(kept, tuple) and kept[0] is statute.definitions and kept[1] == len(kept[0]):
+        return kept[2]  # type: ignore[no-any-return]
     graph = {
         name: set().union(
             *(references(statute, expr) for expr in definition_expressions(definition))
         )
         for name, definition in statute.definitions.items()
     }
-    if kept is None:
-        weakref.finalize(statute, _GRAPHS.pop, id(statute), None)
-    _GRAPHS[id(statute)] = (statute.definitions, len(statute.definitions), graph)
+    memo["dependencies"] = (statute.definitions, len(statute.definitions), graph)
     return graph
 
 
