@@ -696,6 +696,8 @@ class Comparer:
         self.satisfiable: Any = None
         self.proved: list[tuple[Term, Term]] = []  # (new term, old term) proved equal
         self.witnesses: list[Witness] = []
+        # A scenario valid under both (`_valid_scenario`): () once none was found.
+        self._base: tuple[Any, ...] | None = None
         self.changed_derivations_by = _changed_derivations(old, new)
         self.changed_derivations = set(self.changed_derivations_by)
         self.lists = {
@@ -994,13 +996,12 @@ class Comparer:
             for n, d in refusing.inputs.items()
             if n not in accepting.inputs and d.required and d.required_when is None
         ]
-        if not (given or required) or self._check_satisfiable() != z3.sat:
+        if not (given or required):
             return None
-        answer, solver = decide(self.valid, self.timeout_ms)
-        if answer != z3.sat:
+        base = self._valid_scenario()
+        if base is None:
             return None
-        model = self._in_cents(solver, list(self.valid), work())
-        witness, sides = self._scenario(model)
+        model, witness, sides = base
         side_model = self.after if accepting is self.new else self.before
         values, _ = side_model.scenario(model)
         (old_evaluator, old_given, old_readings), (new_evaluator, new_given, new_readings) = sides
@@ -1029,6 +1030,17 @@ class Comparer:
                 seconds = time.perf_counter() - started
                 return ScopeComparison(direction, DIFFERENT, scenario, refusal, seconds, detail)
         return None
+
+    def _valid_scenario(self) -> tuple[z3.ModelRef, Witness, list[tuple[Any, Any, Any]]] | None:
+        """Returns a scenario valid under both versions (its Z3 model, the scenario and what
+        each evaluator is given), found once for both ways; None when there is none."""
+        if self._base is None:
+            self._base = ()
+            answer, solver = decide(self.valid, self.timeout_ms)
+            if answer == z3.sat:
+                model = self._in_cents(solver, list(self.valid), work())
+                self._base = (model, *self._scenario(model))
+        return self._base or None
 
     def _scope(self, direction: str, assumed: list[Term], refused: list[Term]) -> ScopeComparison:
         """Returns one way of the scope comparison: a scenario that every fact `assumed` (the
