@@ -410,6 +410,22 @@ def test_a_property_true_only_of_short_lists_is_bounded_not_proved(tmp_path: Pat
     assert outcome.status == BOUNDED  # false for five jobs: never called PROVED
 
 
+def test_a_monotone_property_true_only_of_short_lists_is_bounded_not_proved(
+    tmp_path: Path,
+) -> None:
+    # Proved step by step (verify/monotone.py) over the model's four elements at most, as the
+    # whole formula is: for five jobs, r rises with floor.
+    path = write_encoding(
+        tmp_path,
+        "rule r: money = if (count of jobs) >= 5 then floor else $0 - floor\n"
+        '      reviewed 5 "x";\n'
+        '    monotone falls "r falls": r fall with floor;',
+    )
+    (outcome,) = [o for o in run(load(path), 20.0, 60.0).outcomes if o.check.kind == "monotone"]
+    assert outcome.status == BOUNDED
+    assert "local steps" in outcome.detail
+
+
 def test_a_check_that_does_not_rest_on_a_list_is_still_proved(tmp_path: Path) -> None:
     path = write_encoding(
         tmp_path,
