@@ -14,6 +14,7 @@ import dataclasses
 import datetime
 import difflib
 import json
+import math
 import numbers
 import re
 import sys
@@ -140,6 +141,8 @@ def _out_of_range(value: object) -> bool:
         return abs(value) >= _LIMIT
     if isinstance(value, str):
         text = value.strip()
+        if _FRACTION.fullmatch(value):
+            return len(value) > _MAX_NUMBER_CHARS
         return bool(_DECIMAL.fullmatch(text)) and _parse_decimal(text) is None
     return False
 
@@ -351,7 +354,7 @@ class _Validator:
                 else None
             )
             if number is None or number.denominator != 1 or number < 0:
-                self.problem(name, "a whole number of at least 0", raw)
+                self.problem(name, self.describe(declared), raw)
                 return None
             return int(number)
         if kind == "share":
@@ -647,9 +650,10 @@ class _Validator:
             return f"a list of {declared.type.record} objects"
         if declared.type.kind == "text":
             return "a non-empty string"
+        if declared.type.kind == "count":
+            return _whole_number(declared)
         return {
             "bool": "true or false",
-            "count": "a whole number of at least 0",
             "share": "a share from 0 to 1",
             "money": "an amount of money",
             "number": "a number",
@@ -751,6 +755,23 @@ class _Validator:
 
     def source_of(self, expr: ast.Expr) -> str:
         return " ".join(self.statute.source[expr.span.start : expr.span.end].split())
+
+
+def _whole_number(declared: ast.Input) -> str:
+    """Returns what a count input expects, with the bounds it always has (`min 1998 max 2100`:
+    "a whole number from 1998 to 2100"); a count is never below 0."""
+    least, most = Fraction(0), None
+    for bound in declared.bounds:
+        if bound.when is not None or not isinstance(bound.value, ast.Literal):
+            continue
+        value = Fraction(bound.value.value)
+        if bound.kind == "max":
+            most = value if most is None else min(most, value)
+        else:  # the least whole number the bound allows
+            least = max(least, math.ceil(value) if bound.kind == "min" else math.floor(value) + 1)
+    if most is None:
+        return f"a whole number of at least {least}"
+    return f"a whole number from {least} to {math.floor(most)}"
 
 
 def _exact_text(value: Value) -> str:
