@@ -159,6 +159,21 @@ class _Builder:
         rest = text[end:].split(maxsplit=1)
         return self.last_word.lower() in _PART_WORDS and bool(rest) and rest[0][:1].islower()
 
+    def _item_of_a_list(self, label: str, text: str, end: int) -> bool:
+        """True when a label beginning a line and followed by `is` or `are` is the next item
+        of an open level ("(1) meets the requirements, and" / "(2) is carrying at least half
+        the load"), not a reference the line goes on with."""
+        rest = text[end:].split(maxsplit=1)
+        if not rest or rest[0] not in ("is", "are"):
+            return False
+        candidates = readings(label)
+        for node in self.stack[1:]:
+            level = node.reading
+            assert level is not None
+            if any(kind == level[0] and _follows(level[1], value) for kind, value in candidates):
+                return True
+        return False
+
     @property
     def current(self) -> Node:
         return self.stack[-1]
@@ -226,7 +241,11 @@ class _Builder:
         indent = position
         while True:
             match = _DOT_LABEL.match(text, position) or _PAREN_LABEL.match(text, position)
-            if match is None or _is_reference(text, match.end()):
+            if match is None:
+                break
+            if _is_reference(text, match.end()) and not (
+                position == indent and self._item_of_a_list(match.group(), text, match.end())
+            ):
                 break
             if position == indent and self._continues_reference(text, match.end()):
                 break

@@ -52,8 +52,12 @@ def _checked(text: str, output: Path, official_text: str, official: Path) -> Non
         raise BadInput(
             "\n".join(rendered) + f"\n{output}: not written: the encoding made from {official} "
             "would not be usable (the lines above are the lines it would have). A label that "
-            "begins a line of the text is read as a clause of its own: where it only goes on "
-            "with the sentence before it, join the two lines in the text"
+            "begins a line of the text is read as a clause of its own, at the level its label "
+            "continues. Where it only goes on with the sentence before it, join the two lines "
+            "in the text. Where it was read at the wrong level (a subsection (i) after (d), "
+            "with the letters between left out, is read as the numeral i under the clause "
+            "above), indent the text by level: a label as far in as an open level is that "
+            'level\'s sibling (docs/language.md, "Encoding a new statute, step by step")'
         )
 
 

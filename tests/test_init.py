@@ -179,6 +179,19 @@ def test_a_label_that_ends_a_reference_begun_on_the_line_before_is_words() -> No
     )
 
 
+def test_a_list_item_beginning_with_is_is_a_clause_not_a_reference() -> None:
+    (tree,) = build_sections(
+        "1. Heading.\n(a) The term student means a student who--\n"
+        "(1) meets the requirements, and\n(2) is carrying at least half the load.\n"
+        "(b) See paragraph\n(2) is carrying, as said.\n"
+    )
+    a, b = tree.children
+    assert [c.label for c in a.children] == ["(1)", "(2)"]
+    assert " ".join(a.children[1].items[0]) == "is carrying at least half the load."  # type: ignore[arg-type]
+    # After "paragraph", the same words continue a reference: no clause (b)(2).
+    assert b.children == []
+
+
 def test_inline_labels_split_where_the_text_lays_them_out() -> None:
     (tree,) = build_sections(
         "4. a. The amount: (1) if one; or (2) if two; and (3) per (1) of this. Later words.\n"
