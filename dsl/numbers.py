@@ -98,6 +98,8 @@ def stated_number_spans(words: str) -> list[StatedNumber]:
     written."""
     found: list[StatedNumber] = []
     for match in _NUMERAL.finditer(words):
+        if _is_label(words, match.start(), match.end()):
+            continue
         whole, decimals = match.group(1).replace(",", ""), match.group(2) or ""
         found.append(StatedNumber(Fraction(whole + decimals), match.start(), match.end(), False))
     for match in _DIGIT_FRACTION.finditer(words):
@@ -109,6 +111,20 @@ def stated_number_spans(words: str) -> list[StatedNumber]:
                 StatedNumber(_WORD_NUMBERS[match.group()], match.start(), match.end(), True)
             )
     return sorted(found, key=lambda number: number.start)
+
+
+_LABEL_END = re.compile(r"[A-Za-z]{0,2}\)")
+_WORD_BEFORE = re.compile(r"([\w-]+)\s*$")
+
+
+def _is_label(words: str, start: int, end: int) -> bool:
+    """True when the digits at words[start:end] are a subdivision's label or a reference to one
+    ("subsection (b)(1)", "paragraph (2)"), not a number: in parentheses, and not restating
+    the number written in words before them ("thirty (30) days")."""
+    if start == 0 or words[start - 1] != "(" or not _LABEL_END.match(words, end):
+        return False
+    before = _WORD_BEFORE.search(words, 0, start - 1)
+    return before is None or before.group(1).lower() not in _WORD_NUMBERS
 
 
 def stated_numbers(words: str) -> set[Fraction]:

@@ -114,6 +114,13 @@ def test_stated_numbers_reads_digits_and_words() -> None:
     assert Fraction(2000) not in found
 
 
+def test_a_label_in_parentheses_is_not_a_stated_number() -> None:
+    # "(b)(1)" and "paragraph (2)" name subdivisions; "thirty (30)" restates a number.
+    found = stated_numbers("the amount under subsection (b)(1) and paragraph (2A), 100 percent")
+    assert found == {Fraction(100)}
+    assert stated_numbers("one hundred twenty (120) days") >= {Fraction(120)}
+
+
 # ---- syntax errors ----------------------------------------------------------------------------
 
 
