@@ -127,15 +127,34 @@ def _syntax_diagnostic(error: UnexpectedInput, path: str, source: str) -> Diagno
         if (pattern := _terminal_pattern(name)) is not None and pattern.type == "str"
     ]
     close = difflib.get_close_matches(str(token.value), keywords, n=1, cutoff=0.6)
+    hint = f"did you mean '{close[0]}'?" if close else None
+    if token.value == "where" and token.start_pos is not None:
+        aggregate = _AGGREGATE_BEFORE.search(_statement_before(source, token.start_pos))
+        if aggregate is not None:
+            # An aggregate's `where` runs to the end of the expression: inside one, the
+            # aggregate needs its own parentheses.
+            hint = (
+                f"an aggregate with 'where' inside a larger expression goes in parentheses: "
+                f"({aggregate.group(1)} ... where ...)"
+            )
     return Diagnostic(
         path,
         line,
         column,
         f"unexpected {shown!r}",
         detail=f"expected {_expected_words(error.expected)}",
-        hint=f"did you mean '{close[0]}'?" if close else None,
+        hint=hint,
         width=max(1, min(len(token.value), 40)),
     )
+
+
+_AGGREGATE_BEFORE = re.compile(r"\b(\w+ of) [\w(][^;]*$")
+
+
+def _statement_before(source: str, position: int) -> str:
+    """Returns the text of the statement that `position` is in, up to `position`."""
+    start = max(source.rfind(mark, 0, position) for mark in ";{}")
+    return source[start + 1 : position]
 
 
 def _early_end(path: str, source: str, expected: set[str]) -> Diagnostic:

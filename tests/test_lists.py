@@ -504,6 +504,21 @@ def test_an_aggregate_with_no_list_is_a_syntax_error_at_its_position(tmp_path: P
     assert f"{path}:15:36: error: unexpected 'kind'" in str(raised.value)
 
 
+def test_an_aggregate_with_where_inside_an_expression_is_told_to_take_parentheses(
+    tmp_path: Path,
+) -> None:
+    path = write_encoding(tmp_path, "rule r: count = 2 * count of jobs where covered;")
+    with pytest.raises(EncodingError) as raised:
+        load(path)
+    assert "unexpected 'where'" in str(raised.value)
+    assert "goes in parentheses: (count of ... where ...)" in str(raised.value)
+    # Without an aggregate before it, `where` for `when` is the likelier slip.
+    path = write_encoding(tmp_path, "rule r: count = 2 where floor > $1;")
+    with pytest.raises(EncodingError) as raised:
+        load(path)
+    assert "did you mean 'when'?" in str(raised.value)
+
+
 def test_a_field_named_by_a_word_of_its_name_is_suggested(tmp_path: Path) -> None:
     """`wage` for the field `hourly_wage`: spelled too differently for difflib, a whole word of
     one field's name."""
