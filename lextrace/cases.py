@@ -48,6 +48,17 @@ _FRACTION = re.compile(r"\s*([+-]?\d{1,40})\s*/\s*(\d{1,40})\s*")
 Where = tuple[str | int, ...]  # where a value sits in the document: ("cases", 2, "expect")
 
 
+CASES_SUFFIXES = (".cases.yaml", ".cases.yml", ".cases.json", ".cases.toml")
+"""The test cases of an encoding live beside it: `<stem>.cases.yaml` (or .yml, .json, .toml)."""
+
+
+def cases_beside(encoding: Path) -> Path:
+    """Returns the test cases file of an encoding: the first of `<stem>.cases.yaml`, `.yml`,
+    `.json` and `.toml` beside it that exists, else the `.yaml` one (which does not)."""
+    candidates = [encoding.with_name(encoding.stem + suffix) for suffix in CASES_SUFFIXES]
+    return next((path for path in candidates if path.is_file()), candidates[0])
+
+
 # ---- problems ---------------------------------------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""`lextrace test CASES...`: run the test cases of an encoding (imported only when it runs).
+"""`lextrace test [CASES...]`: run the test cases of an encoding (imported only when it runs).
 
 Exit codes: 0 when every case passes; 1 when a case fails (each failure shows the value, the
 expected value and the trace of the result that differs); 2 for a bad cases file (its file,
@@ -17,7 +17,7 @@ from .options import encoding_option, output_format
 
 
 @click.command(name="test")
-@click.argument("cases", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("cases", nargs=-1, type=click.Path(dir_okay=False))
 @encoding_option("run every cases file against, instead of the one it names")
 @click.option(
     "--junit", type=click.Path(dir_okay=False), default=None, help="Also write JUnit XML here."
@@ -27,7 +27,8 @@ def test_cases(
     cases: tuple[str, ...], encoding: str | None, junit: str | None, output_format: str
 ) -> None:
     """Run the test cases of CASES files (YAML, JSON or TOML): named scenarios, each with the
-    results it must give or the refusal it must meet.
+    results it must give or the refusal it must meet. Without CASES, the encoding's own:
+    `<stem>.cases.yaml` beside it.
 
     Each file runs against --encoding when given, else the encoding it names, else the
     default. Every file is read and checked before any case runs. Exit 0 when every case
@@ -35,12 +36,20 @@ def test_cases(
     """
     from pathlib import Path
 
-    from .api import load_statute
-    from .cases import CasesError, bind, encoding_of, load_cases, run_case
+    from .api import encoding_path, load_statute
+    from .cases import CasesError, bind, cases_beside, encoding_of, load_cases, run_case
     from .cases import FileRun as Run
     from .cases_report import render_text, to_json, to_junit, totals
     from .outputs import write_text
 
+    if not cases:
+        beside = cases_beside(encoding_path(encoding))
+        if not beside.is_file():
+            raise BadInput(
+                f"no CASES given, and the encoding {encoding_path(encoding)} has no cases file "
+                f"beside it ({beside}): give the cases files to run"
+            )
+        cases = (str(beside),)
     problems = []
     loaded = []
     for path in cases:
@@ -63,8 +72,6 @@ def test_cases(
             problems += error.problems
     if problems:
         raise BadInput(CasesError(problems).render())
-    from .api import encoding_path
-
     runs = [
         Run(
             found.path,

@@ -46,6 +46,25 @@ def test_the_bundled_cases_pass() -> None:
     assert "FAIL" not in completed.stdout
 
 
+def test_without_cases_files_the_encodings_own_run(tmp_path: Path) -> None:
+    # The bundled statute's, then another encoding's, found beside it.
+    completed = run("test")
+    assert completed.returncode == exits.OK, completed.stderr
+    assert f"{len(load_cases(CASES).cases)} passed, 0 failed" in completed.stdout
+    other = ROOT / "statute" / "usc-26-132-c.lex"
+    completed = run("test", "-e", str(other))
+    assert completed.returncode == exits.OK, completed.stderr
+    listed = load_cases(other.with_suffix(".cases.yaml")).cases
+    assert completed.stdout.count("  ok ") == len(listed)
+    # An encoding without one is told so, and nothing runs.
+    lone = tmp_path / "lone.lex"
+    lone.write_bytes(other.read_bytes())
+    (tmp_path / "usc-26-132-c.txt").write_bytes(other.with_suffix(".txt").read_bytes())
+    completed = run("test", "-e", str(lone))
+    assert completed.returncode == exits.BAD_INPUT
+    assert f"has no cases file beside it ({tmp_path / 'lone.cases.yaml'})" in completed.stderr
+
+
 def test_every_example_is_a_case_whose_scenario_is_its_file() -> None:
     cases = {case.name: case for case in load_cases(CASES).cases}
     assert set(NAMES) <= set(cases)

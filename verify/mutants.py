@@ -82,7 +82,6 @@ STATUSES = (*KILLED_BY, "equivalent", "survived", "unknown")
 TOP_KILLERS = 3  # the killing checks a kind's line of the text report names
 PROOF_KILLS = frozenset({"VIOLATED", "VACUOUS", "ERROR"})
 NUMBER_CHECK = "is not stated in the words of"  # the checker's untraceable-number message
-CASES_SUFFIX = ".cases.yaml"  # an encoding's test cases live beside it: <stem>.cases.yaml
 
 # ---------------------------------------------------------------------------------------------
 # Mutants
@@ -1097,11 +1096,6 @@ def run_cases(statute: ast.Statute, cases: Sequence[str], encoding: str) -> tupl
     return False, ""
 
 
-def default_cases(encoding: Path) -> Path:
-    """Returns where the test cases of an encoding live: `<stem>.cases.yaml` beside it."""
-    return encoding.with_name(encoding.stem + CASES_SUFFIX)
-
-
 # ---------------------------------------------------------------------------------------------
 # The whole run
 
@@ -1326,9 +1320,9 @@ def _cases_files(
     encoding. Raises UnusableEncoding when there are none, and CasesError when one is bad or
     does not fit `statute` (its results, readings and the types of their values)."""
     from lextrace.api import Statute
-    from lextrace.cases import bind, load_cases
+    from lextrace.cases import bind, cases_beside, load_cases
 
-    files = [Path(c) for c in cases] or [default_cases(encoding)]
+    files = [Path(c) for c in cases] or [cases_beside(encoding)]
     if not cases and not files[0].is_file():
         raise UnusableEncoding(
             f"{encoding}: no test cases to run: {files[0]} does not exist "

@@ -14,12 +14,12 @@ import sys
 from pathlib import Path
 
 from lextrace.api import Statute, load_statute
+from lextrace.cases import cases_beside
 from lextrace.statute import BUNDLED
 
 from .context import HOME_PAGE, Population, Site, SiteError
 
 SAMPLE = 10_000
-CASES_SUFFIXES = (".cases.yaml", ".cases.yml", ".cases.json", ".cases.toml")
 
 
 def sites(root: Path) -> list[Site]:
@@ -38,7 +38,8 @@ def sites(root: Path) -> list[Site]:
         taken = root / "docs" / slug
         if taken.exists() or taken.with_suffix(".md").exists() or slug in RESERVED:
             raise SiteError(f"{encoding}: its pages would go to {slug}/, taken by another page")
-        cases = next((c for s in CASES_SUFFIXES if (c := folder / f"{slug}{s}").is_file()), None)
+        beside = cases_beside(encoding)
+        cases = beside if beside.is_file() else None
         found.append(
             Site(
                 root,
