@@ -8,10 +8,11 @@
 # later ones exceptions to the earlier); a household owes a household tax per individual and per
 # child (article 7), from which each individual deducts their own income tax (article 8).
 #
-# How it is written. The language sums fields of a list's elements, never an expression computed
-# per element. An individual's income tax is their income times a rate that depends on their own
-# income and children; so each article that fixes a rate sums the incomes of the individuals it
-# applies to (a `where` filter stating the article's condition and its exceptions) and applies its
+# How it is written. An individual's income tax is their income times a rate that depends on
+# their own income and children. One sum of a per-element expression (`sum of (income * rate) in
+# individuals`) would put every article's rate in one rule, cited to one article; so, for each
+# number to lead back to its own article, each article that fixes a rate sums the incomes of the
+# individuals it applies to (a `where` filter stating the article's condition and its exceptions) and applies its
 # rate to that sum; article 1 adds the articles' parts. Article 8's deduction is capped for each
 # individual at their share, so it is summed, group by group, over the individuals whose income
 # tax is less than their share (who owe the difference) and those whose income tax is not (who
