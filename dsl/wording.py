@@ -441,14 +441,17 @@ def _comparison_finding(
 ) -> Finding | None:
     if compare.op not in ORDERING:
         return None
-    if isinstance(compare.right, ast.Literal) and not isinstance(compare.left, ast.Literal):
-        literal, op = compare.right, compare.op
-    elif isinstance(compare.left, ast.Literal) and not isinstance(compare.right, ast.Literal):
-        literal, op = compare.left, _FLIPPED[compare.op]
+    right, left = _compared_number(statute, compare.right), _compared_number(statute, compare.left)
+    if right is not None and left is None:
+        (literal, holder), op = right, compare.op
+    elif left is not None and right is None:
+        (literal, holder), op = left, _FLIPPED[compare.op]
     else:
         return None
     magnitude = _checked_magnitude(literal)
     if magnitude is None or magnitude in exempt:
+        return None
+    if holder is not None and magnitude in {r.literal.written_magnitude for r in holder.reviewed}:
         return None
     same = [o for o in stated if o.value == magnitude]
     of_kind = [o for o in same if o.kind == literal_kind(literal)]
@@ -488,12 +491,44 @@ def _comparison_finding(
         f"{quoted(o.excerpt)} means {' or '.join(sorted(o.ops))}" for o in dict.fromkeys(phrased)
     )
     allowed = f" (or its negation, {polarity})" if polarity else ""
+    if holder is None:
+        return Finding(
+            literal.span,
+            placed.clause,
+            f"'{written}' in '{placed.name}' contradicts the words of {where}: {meanings}{allowed}",
+            f"compare as the words do, or add: reviewed {literal.text} "
+            '"why this comparison is right"',
+        )
     return Finding(
-        literal.span,
+        compare.span,
         placed.clause,
-        f"'{written}' in '{placed.name}' contradicts the words of {where}: {meanings}{allowed}",
-        f'compare as the words do, or add: reviewed {literal.text} "why this comparison is right"',
+        f"'{written}' in '{placed.name}' compares with {holder.name} ({literal.text} in "
+        f"{_where(holder.clause)}), and contradicts the words of {where}: {meanings}{allowed}",
+        f"compare as the words do, or add to rule '{holder.name}': reviewed {literal.text} "
+        '"why this comparison is right"',
     )
+
+
+def _compared_number(
+    statute: ast.Statute, side: ast.Expr
+) -> tuple[ast.Literal, ast.Rule | None] | None:
+    """Returns the number a side of a comparison states, and the rule it is stated in when
+    the side names one: a number (`48`), a number times an amount (`12.5% * gross_proceeds`),
+    or a rule without parameters or exceptions whose value is one of those (`expenses <=
+    charity_expense_limit`, where `charity_expense_limit = 12.5% * gross_proceeds`). None for
+    any other side."""
+    holder = None
+    if isinstance(side, ast.Ref):
+        rule = statute.definitions.get(side.name)
+        if not isinstance(rule, ast.Rule) or rule.params or rule.exceptions or rule.expr is None:
+            return None
+        holder, side = rule, rule.expr
+    if isinstance(side, ast.BinOp) and side.op == "*":
+        literals = [e for e in (side.left, side.right) if isinstance(e, ast.Literal)]
+        side = literals[0] if len(literals) == 1 else side
+    if isinstance(side, ast.Literal):
+        return side, holder
+    return None
 
 
 _INCLUSIVE = re.compile(r"\binclusive\b", re.IGNORECASE)

@@ -631,3 +631,48 @@ def mini_jobs(tmp_path: Path, words: str, rule: str) -> Path:
     )
     path.write_text(source, encoding="utf-8")
     return path
+
+
+NSW = BUNDLED.parent / "nsw-cgr-2020-cl-5.lex"
+
+
+def nsw_variant(tmp_path: Path, old: str, new: str) -> Path:
+    """Writes the NSW clause's encoding with `old` replaced by `new`, beside its text."""
+    source = NSW.read_text(encoding="utf-8")
+    assert old in source
+    (tmp_path / NSW.with_suffix(".txt").name).write_bytes(NSW.with_suffix(".txt").read_bytes())
+    path = tmp_path / NSW.name
+    path.write_text(source.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def test_a_comparison_with_a_rule_holding_the_number_is_read_from_the_words(
+    tmp_path: Path,
+) -> None:
+    # "not less than 12.5% of the gross proceeds": the 12.5% is in the rule compared with.
+    old = "paid_to_benefiting_organisation >= charity_minimum_to_benefiting_organisation"
+    new = "paid_to_benefiting_organisation > charity_minimum_to_benefiting_organisation"
+    path = nsw_variant(tmp_path, old, new)
+    first = assert_refused(
+        path,
+        new,
+        "paid_to_benefiting_organisation",
+        "compares with charity_minimum_to_benefiting_organisation (12.5% in (2)(b))",
+        "“not less than 12.5%” means >=",
+    )
+    assert first
+    # Marked reviewed in the rule that states the number, it passes.
+    rule = "rule charity_minimum_to_benefiting_organisation: money = 12.5% * gross_proceeds"
+    source = path.read_text(encoding="utf-8").replace(
+        f"{rule}\n        when activity = charity_housie reading I1;",
+        f'{rule}\n        when activity = charity_housie reading I1 reviewed 12.5% "why";',
+    )
+    path.write_text(source, encoding="utf-8")
+    assert errors(path) == []
+
+
+def test_a_number_times_an_amount_is_compared_as_the_words_say(tmp_path: Path) -> None:
+    old = "permitted implies expenses <= 12.5% * gross_proceeds"
+    new = "permitted implies expenses < 12.5% * gross_proceeds"
+    path = nsw_variant(tmp_path, old, new)
+    assert_refused(path, new, "12.5%", "“not exceed 12.5%” means <=")
