@@ -245,6 +245,12 @@ MISTAKES: list[tuple[str, str, str, str]] = [
         "min($500 * investment_steps, investment_bonus_maximum)",
         "min($5,000 * investment_steps, investment_bonus_maximum)",
     ),
+    (
+        "(c)(1)(b)",
+        '"a mega project or ... a government-restricted municipality" as and',
+        "if mega_project or government_restricted_municipality then $5,000",
+        "if mega_project and government_restricted_municipality then $5,000",
+    ),
 ]
 
 

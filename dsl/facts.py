@@ -10,7 +10,9 @@ are checked, in two directions:
   the use `reads NAME "reason"`;
 * a clause holding rules (itself or its subclauses) whose own words, those not marked
   `text_only` or `discretionary`, contain a phrase of a fact that none of those rules reads is
-  refused, unless the clause says `unread NAME "reason";`.
+  refused, unless the clause says `unread NAME "reason";`;
+* a rule, a case or an exception that joins two such facts with `and` where its clause's words
+  join their phrases with "or" is refused, unless it marks one of them `reads NAME "reason"`.
 
 A phrase matches case-insensitively, on word boundaries, whatever the whitespace between its
 words, and with typographic quotes and apostrophes read as straight ones. A rule that derives
@@ -22,6 +24,7 @@ statements may speak of any fact; they are not checked.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -213,6 +216,8 @@ class _Check:
                         declared.name, declared, record.name
                     )
         self.items = _items(statute)
+        # (item id, fact name): a `reads` mark that lets an `and` the words say "or" through.
+        self.connective_marks: set[tuple[int, str]] = set()
         self.item_reads = {
             id(item): [
                 read
@@ -267,6 +272,8 @@ class _Check:
                     f'reads {fact.name} "why this clause reads it"',
                 )
             for mark in item.marks:
+                if (id(item), mark.name) in self.connective_marks:
+                    continue
                 if mark.name not in needed and not self._unnamed_input_read(item, mark.name):
                     self.report(
                         mark.span,
@@ -394,6 +401,45 @@ class _Check:
             any(mark.name == name for mark in item.marks) for item in readers
         )
 
+    # ---- two facts joined by `and` where the words join them by "or" -------------------------
+    def check_connectives(self) -> None:
+        """Refuses `A and B` in a rule, a case or an exception whose clause's words join the
+        phrases of the facts A and B by "or" ("a mega project or ... a government-restricted
+        municipality"), unless the item marks one of them `reads NAME "reason"`."""
+        for item in self.items:
+            if item.derives:
+                continue
+            words = normalised(item.clause.words)
+            marked = {mark.name for mark in item.marks}
+            for expr in item.expressions:
+                for chain, operands in _and_chains(expr):
+                    named = dict.fromkeys(
+                        o.name
+                        for o in operands
+                        if isinstance(o, ast.Ref)
+                        and o.name not in item.params
+                        and ("", o.name) in self.facts
+                    )
+                    facts = [self.facts[("", name)] for name in named]
+                    for first, second in itertools.combinations(facts, 2):
+                        joined = _joined_by_or(words, first, second)
+                        if joined is None:
+                            continue
+                        if {first.name, second.name} & marked:
+                            self.connective_marks.update(
+                                (id(item), n) for n in (first.name, second.name)
+                            )
+                            continue
+                        self.report(
+                            chain.span,
+                            f"'{item.name}' joins {first.name} and {second.name} with 'and', "
+                            f"but the words of {self.where(item.clause)} join them with "
+                            f"“or”: “{joined}”",
+                            item.clause,
+                            hint="join them with 'or' as the words do, or mark the use: "
+                            f'reads {first.name} "why both must hold"',
+                        )
+
     def check_phrases(self) -> None:
         words = " ".join(clause.words for clause in self.statute.clauses)
         for fact in self.facts.values():
@@ -406,6 +452,61 @@ class _Check:
                         hint="copy the phrase from the words of the clause that names it",
                         severity="warning",
                     )
+
+
+def _and_chains(expr: ast.Expr | None) -> Iterator[tuple[ast.Expr, list[ast.Expr]]]:
+    """Yields each chain of `and`s in an expression (`a and b and c`, however nested), with
+    the operands it joins."""
+    if expr is None:
+        return
+    if isinstance(expr, ast.BoolOp) and expr.op == "and":
+        operands: list[ast.Expr] = []
+        pending: list[ast.Expr] = [expr]
+        while pending:
+            node = pending.pop()
+            if isinstance(node, ast.BoolOp) and node.op == "and":
+                pending += [node.right, node.left]
+            else:
+                operands.append(node)
+        yield expr, operands
+        for operand in operands:
+            yield from _and_chains(operand)
+        return
+    for child in _children(expr):
+        yield from _and_chains(child)
+
+
+# At most this many words between two facts' phrases joined by "or", within one sentence.
+_OR_GAP_WORDS = 12
+_GAP_WORD = re.compile(r"[\w'-]+")
+
+
+def _joined_by_or(words: str, first: Fact, second: Fact) -> str | None:
+    """Returns the words joining a phrase of each fact by "or" (normalised `words`: "or" between
+    them, "and" not, no sentence or clause break), None when they are never so joined."""
+    spans = [
+        [
+            m.span()
+            for phrase in fact.declared.phrases
+            for m in _pattern(phrase.text).finditer(words)
+        ]
+        for fact in (first, second)
+    ]
+    for a in spans[0]:
+        for b in spans[1]:
+            (start, left_end), (right_start, end) = sorted((a, b))
+            if right_start < left_end:
+                continue
+            gap = words[left_end:right_start]
+            between = _GAP_WORD.findall(gap)
+            if (
+                len(between) <= _OR_GAP_WORDS
+                and "or" in between
+                and "and" not in between
+                and not re.search(r"[.;:]", gap)
+            ):
+                return words[start:end]
+    return None
 
 
 def _enclosing(clause: ast.Clause) -> list[ast.Clause]:
@@ -422,6 +523,7 @@ def check_facts(statute: ast.Statute) -> list[Diagnostic]:
     that declare no phrases in an encoding where others do."""
     check = _Check(statute)
     check.check_phrases()
+    check.check_connectives()
     check.check_reads()
     check.check_unread()
     check.check_undeclared()

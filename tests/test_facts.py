@@ -311,3 +311,49 @@ def test_an_input_the_statute_never_names_passes_when_each_use_is_marked(
     reason = ' reads other_law_fact "decided by another law, which these words do not name";'
     marked = write_variant(tmp_path / "marked", source, OPPORTUNITY_ZONE, use + reason)
     assert diagnostics(marked) == []
+
+
+INVESTMENT_MAXIMUM = "if mega_project or government_restricted_municipality then $5,000"
+
+
+def test_two_facts_the_words_join_by_or_joined_by_and_are_refused(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    # (c)(1)(b): "unless the project qualifies as a mega project or the qualified business
+    # facility is located in a government-restricted municipality".
+    wrong = INVESTMENT_MAXIMUM.replace(" or ", " and ")
+    variant = write_variant(tmp_path, encoding_source, INVESTMENT_MAXIMUM, wrong)
+    error = only_error(variant)
+    assert (error.line, error.column) == position(variant, "mega_project and", after=wrong)
+    assert error.message == (
+        "'investment_bonus_maximum' joins mega_project and government_restricted_municipality "
+        "with 'and', but the words of (c)(1)(b) join them with “or”: “mega project or the "
+        "qualified business facility is located in a government-restricted municipality”"
+    )
+    # A `reads` mark lets a deliberate `and` through, and is then no needless mark.
+    marked = variant.read_text(encoding="utf-8").replace(
+        "else $1,500 reading I3;", 'else $1,500 reading I3 reads mega_project "both here";', 1
+    )
+    variant.write_text(marked, encoding="utf-8")
+    assert diagnostics(variant) == []
+
+
+def test_facts_joined_by_or_across_a_sentence_or_by_and_are_not_joined_by_or() -> None:
+    statute = analyse(BUNDLED).statute
+    assert statute is not None
+    mega, restricted = (
+        facts.Fact(name, statute.inputs[name])
+        for name in ("mega_project", "government_restricted_municipality")
+    )
+    joined = facts._joined_by_or
+    assert joined("a mega project or a government-restricted municipality", mega, restricted)
+    assert (
+        joined("a mega project. or a government-restricted municipality", mega, restricted) is None
+    )
+    assert (
+        joined("a mega project and or a government-restricted municipality", mega, restricted)
+        is None
+    )
+    assert (
+        joined("a mega project and a government-restricted municipality", mega, restricted) is None
+    )
