@@ -251,6 +251,12 @@ MISTAKES: list[tuple[str, str, str, str]] = [
         "if mega_project or government_restricted_municipality then $5,000",
         "if mega_project and government_restricted_municipality then $5,000",
     ),
+    (
+        "(c)(1)(j)",
+        '"enters into a labor harmony agreement" as covered jobs >= 0',
+        "labor_harmony_new_jobs + labor_harmony_retained_jobs > 0 reading I8;",
+        "labor_harmony_new_jobs + labor_harmony_retained_jobs >= 0 reading I8;",
+    ),
 ]
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import ast, citations, dates, facts, rates, wording
+from . import ast, citations, dates, facts, rates, settled, wording
 from .coverage import NOT_YET_ENCODED
 from .errors import Diagnostic, diagnostic_at, line_column
 from .numbers import stated_durations, stated_numbers, unit_word
@@ -1734,8 +1734,9 @@ def _given(found: ExprType) -> str:
 def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     """Returns every static problem of a parsed encoding: names, types and units, definitions,
     cycles, untraceable numbers, unaccounted clauses, unused inputs, comparators and units
-    against the words (dsl/wording.py), amounts of different periods (dsl/rates.py), facts the
-    words do not name (dsl/facts.py); a rule or an input no result rests on."""
+    against the words (dsl/wording.py), amounts of different periods (dsl/rates.py),
+    comparisons the declarations settle (dsl/settled.py), facts the words do not name
+    (dsl/facts.py); a rule or an input no result rests on."""
     checker = _Checker(statute)
     checker.check_records()
     checker.check_inputs()
@@ -1746,7 +1747,11 @@ def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     checker.check_periods()
     checker.check_invariants()
     checker.check_numbers()
-    for finding in [*wording.findings(statute), *rates.findings(statute)]:
+    for finding in [
+        *wording.findings(statute),
+        *rates.findings(statute),
+        *settled.findings(statute),
+    ]:
         checker.report(finding.span, finding.message, finding.clause, hint=finding.hint)
     checker.check_coverage()
     checker.check_use()
