@@ -1370,6 +1370,7 @@ class _Checker:
                     self.check_text_only(clause, text)
             if not clause.path:
                 continue
+            self.check_authorised(clause)
             has_rules = any(
                 isinstance(i, ast.Rule | ast.Cases | ast.Case | ast.ExceptionRule | ast.Invariant)
                 for i in clause.items
@@ -1385,6 +1386,30 @@ class _Checker:
                     hint="encode its rule, or mark its words "
                     "'discretionary \"reason\"' or 'text_only \"reason\"'",
                 )
+
+    def check_authorised(self, clause: ast.Clause) -> None:
+        """Refuses a rule, a case or an exception in a clause all of whose words are marked
+        (discretionary or text only): the marks say those words set no rule, so none is left
+        to authorise it."""
+        if not clause.texts or any(t.mark is None for t in clause.texts):
+            return
+        items = [
+            item
+            for item in clause.items
+            if isinstance(item, ast.Rule | ast.Cases | ast.Case | ast.ExceptionRule)
+        ]
+        if not items:
+            return
+        marks = " and ".join(dict.fromkeys((t.mark or "").replace("_", " ") for t in clause.texts))
+        kind = "exception" if isinstance(items[0], ast.ExceptionRule) else "rule"
+        self.report(
+            items[0].span,
+            f"{kind} '{items[0].name}' sits in {clause.short_citation}, all of whose words are "
+            f"marked {marks}: they set no rule, so none of them authorises it",
+            clause,
+            hint="move it into the clause whose words state it, or take the mark off the words "
+            "it encodes",
+        )
 
     def check_text_only(self, clause: ast.Clause, text: ast.TextPiece) -> None:
         """Warns when words marked text only state an amount of money or a percentage: text
