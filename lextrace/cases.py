@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .api import Result, Statute
 from .dsl import ast, dates
@@ -40,6 +40,9 @@ from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
 from .dsl.scenario import ExactNumber, kind_of, parse_text, read_exact, read_scenario_file
 from .dsl.values import Value, cents_string, exact_string, to_cents
+
+if TYPE_CHECKING:
+    from .reading_cover import ReadingCover
 
 FILE_KEYS = ("encoding", "cases")
 CASE_KEYS = ("name", "scenario", "readings", "expect", "refuse", "exact", "source")
@@ -643,6 +646,8 @@ class FileRun:
     statute: str
     encoding: str
     outcomes: list[Outcome]
+    # How the cases cover each reading with alternatives (lextrace/reading_cover.py).
+    readings: list[ReadingCover] = field(default_factory=list)
 
     @property
     def failures(self) -> list[Outcome]:
@@ -678,7 +683,7 @@ class _Undefined(Exception):
     the case fails, whatever it expects, and the other cases still run."""
 
 
-def _evaluate(statute: Statute, case: Case, trace: bool) -> tuple[Result | None, str | None]:
+def evaluate_case(statute: Statute, case: Case, trace: bool) -> tuple[Result | None, str | None]:
     """Returns (the result, None), or (None, the refusal's message). Raises _Undefined when
     the encoding does not define the scenario."""
     try:
@@ -710,7 +715,7 @@ def _run(statute: Statute, bound: BoundCase, trace: bool) -> Outcome:
 
 def _checked(statute: Statute, bound: BoundCase, trace: bool) -> Outcome:
     case = bound.case
-    result, refusal = _evaluate(statute, case, trace=False)
+    result, refusal = evaluate_case(statute, case, trace=False)
     if case.refuse is not None:
         if result is not None:
             words = ", ".join(json.dumps(w, ensure_ascii=False) for w in case.refuse)
@@ -737,7 +742,7 @@ def _checked(statute: Statute, bound: BoundCase, trace: bool) -> Outcome:
     ]
     if not differing:
         return Outcome(case, True)
-    traced = _evaluate(statute, case, trace=True)[0] if trace else None
+    traced = evaluate_case(statute, case, trace=True)[0] if trace else None
     mismatches = [
         Mismatch(
             e.result,

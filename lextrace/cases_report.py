@@ -6,6 +6,7 @@ import textwrap
 from xml.etree import ElementTree
 
 from .cases import FileRun, Outcome
+from .reading_cover import render_cover
 
 
 def totals(runs: list[FileRun]) -> dict[str, int]:
@@ -49,6 +50,9 @@ def render_text(runs: list[FileRun]) -> str:
                 continue
             lines.append(f"  FAIL  {outcome.case.name}  ({_where(outcome)})")
             lines += [textwrap.indent(line, "        ") for line in failure_lines(outcome)]
+        if run.readings:
+            lines.append("  readings the cases tell apart:")
+            lines += ["  " + line for line in render_cover(run.readings)]
     count = totals(runs)
     lines.append(
         f"{count['cases']} case{'s' if count['cases'] != 1 else ''}: "
@@ -69,6 +73,7 @@ def to_json(runs: list[FileRun]) -> dict[str, object]:
                 "statute": run.statute,
                 "encoding": run.encoding,
                 "cases": [_case_json(outcome) for outcome in run.outcomes],
+                "readings": [cover.to_json() for cover in run.readings],
             }
             for run in runs
         ],

@@ -72,12 +72,15 @@ def test_cases(
             problems += error.problems
     if problems:
         raise BadInput(CasesError(problems).render())
+    from .reading_cover import reading_cover
+
     runs = [
         Run(
             found.path,
             statute.name,
             str(encoding_path(chosen)),
             [run_case(statute, case) for case in bound],
+            reading_cover(statute, [b.case for b in bound]),
         )
         for found, statute, bound, chosen in loaded
     ]
