@@ -7,7 +7,8 @@ are checked, in two directions:
 
 * a rule, a case or an exception that reads such a fact, when neither the words of its clause
   nor those of the clauses enclosing it contain one of its phrases, is refused, unless it marks
-  the use `reads NAME "reason"`;
+  the use `reads NAME "reason"`; the words of a clause that ends with a dash or a colon ("means
+  the amount by which—") go on in its subclauses, whose words count too;
 * a clause holding rules (itself or its subclauses) whose own words, those not marked
   `text_only` or `discretionary`, contain a phrase of a fact that none of those rules reads is
   refused, unless the clause says `unread NAME "reason";`;
@@ -247,7 +248,7 @@ class _Check:
     # ---- a fact read where the words do not name it ------------------------------------------
     def check_reads(self) -> None:
         for item in self.items:
-            words = " ".join(c.words for c in _enclosing(item.clause))
+            words = " ".join(c.words for c in [*_enclosing(item.clause), *_continued(item.clause)])
             marked = {mark.name: mark for mark in item.marks}
             needed: set[str] = set()
             reported: set[tuple[str, str]] = set()
@@ -507,6 +508,18 @@ def _joined_by_or(words: str, first: Fact, second: Fact) -> str | None:
             ):
                 return words[start:end]
     return None
+
+
+# A clause whose words end so ("means the amount by which—") goes on in its subclauses.
+_CONTINUED = ("\u2014", "\u2013", "--", ":")
+
+
+def _continued(clause: ast.Clause) -> list[ast.Clause]:
+    """Returns the subclauses (at every depth) that finish the sentence a clause's words begin:
+    all of them when its words end with a dash or a colon, none otherwise."""
+    if not clause.words.rstrip().endswith(_CONTINUED):
+        return []
+    return [sub for sub in clause.walk() if sub is not clause]
 
 
 def _enclosing(clause: ast.Clause) -> list[ast.Clause]:

@@ -27,20 +27,30 @@ reading I3 "Which price is the customers' price of (c)(1) and (c)(3)(B)?"
 # ---- the facts of one discount (the scenario contract) --------------------------------------
 
 input kind: enum(property, services) = property
+  named "in the case of property", "in the case of services"
   "whether the discount is on property or on services";
 input customer_price: money required above $0
+  named "price at which the property is being offered by the employer to customers",
+    "price at which the services are being offered by the employer to customers",
+    "price at which such property or services are being offered by the employer to customers"
   "the price at which the property or services are being offered by the employer to customers";
 input employee_price: money required min $0
+  named "price at which the property or services are provided by the employer to an employee"
   "the price at which the property or services are provided by the employer to the employee for use by the employee";
 input aggregate_sales_price: money optional above $0 required when kind = property
+  named "aggregate sales price", "aggregate sale price"
   "the aggregate sales price of the property sold by the employer to customers, over the property and the period of (c)(2)(B)";
 input aggregate_cost: money optional min $0 required when kind = property
+  named "aggregate cost"
   "the aggregate cost of that property to the employer";
 input real_property: bool = false
+  named "real property"
   "the property is real property";
 input held_for_investment: bool = false
+  named "held for investment"
   "the property is personal property of a kind held for investment";
 input offered_in_line_of_business: bool = true
+  named "offered for sale to customers in the ordinary course of the line of business"
   "the property or services are offered for sale to customers in the ordinary course of the line of business of the employer in which the employee is performing services";
 
 results employee_discount, gross_profit_percentage, discount_limit, qualified_employee_discount,
@@ -88,11 +98,12 @@ section 132. "Certain fringe benefits" {
           rule gross_profit: money = aggregate_sales_price - aggregate_cost
             when kind = property and aggregate_sales_price is given and aggregate_cost is given
              and aggregate_cost < aggregate_sales_price
-            reading I1;
+            reading I1 reads kind "the aggregates are of property sold: there is none for services";
         }
         (ii) "the aggregate sale price of such property." {
           rule gross_profit_percentage: number = gross_profit / aggregate_sales_price
-            when kind = property and aggregate_sales_price is given reading I1;
+            when kind = property and aggregate_sales_price is given
+            reading I1 reads kind "a gross profit percentage is of property: none for services";
           invariant a_percent_of_the_sale_price "The gross profit percentage is a part of the
             aggregate sale price: never negative, and the excess it measures never exceeds
             that price.":
@@ -136,7 +147,8 @@ section 132. "Certain fringe benefits" {
          of the line of business of the employer in which the employee is performing services." {
       rule qualified_property_or_services: bool =
         offered_in_line_of_business
-        and (kind = services or (not real_property and not held_for_investment));
+        and (kind = services or (not real_property and not held_for_investment))
+        reads kind "the words exclude real and investment property, not services: \"any property (other than ...) or services\"";
       invariant no_exclusion_for_real_or_investment_property "No discount on real property or
         on personal property held for investment is a qualified employee discount.":
         kind = property and (real_property or held_for_investment)

@@ -713,8 +713,6 @@ f. "After the determination by the authority of the gross amount of tax credits 
     + per_job_retained * (retained_jobs - labor_harmony_retained_jobs)
     + per_job_retained_labor_harmony * labor_harmony_retained_jobs
     reading I8, I17
-    reads new_jobs "the final total counts each new full-time job at the amount (f)(1) allows it"
-    reads retained_jobs "the final total counts each retained full-time job at the amount (f)(2) allows it"
     reads labor_harmony_new_jobs "the jobs of the portion subject to the labor harmony agreement of (c)(1)(j) are counted at their own amount"
     reads labor_harmony_retained_jobs "the jobs of the portion subject to the labor harmony agreement of (c)(1)(j) are counted at their own amount";
   rule annual_credit: money = annual_total_before_limit;
