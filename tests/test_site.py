@@ -123,6 +123,23 @@ def test_guides_get_the_readme_commands_and_the_grammar() -> None:
     assert "start:" in grammar or "statute" in grammar
 
 
+def test_what_a_placeholder_shows_in_the_markdown_itself_is_replaced_in_the_site() -> None:
+    # Each guide says, where the site puts a generated part, what a reader of its Markdown
+    # finds instead; the site shows the generated part alone.
+    for page in ("quickstart.md", "cli.md", "language.md", "index.md"):
+        markdown = (ROOT / "docs" / page).read_text(encoding="utf-8")
+        opened = re.findall(r"<!-- lextrace:([\w-]+) -->\n\*", markdown)
+        assert opened and all(f"<!-- /lextrace:{name} -->" in markdown for name in opened), page
+    filled = fill_placeholders(
+        "before\n<!-- lextrace:readme-commands -->\n*see the README*\n"
+        "<!-- /lextrace:readme-commands -->\nafter",
+        ROOT,
+    )
+    assert "see the README" not in filled and "lextrace:" not in filled
+    assert filled.startswith("before\n") and filled.endswith("\nafter")
+    assert filled.count("python3 -m venv") == 2
+
+
 def test_provenance_names_the_commit_the_sources_hashes_and_the_tools(
     site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -125,14 +125,26 @@ def readme_commands(root: Path) -> str:
 
 def fill_placeholders(markdown: str, root: Path, site: Site | None = None) -> str:
     """Returns a hand-written page with its generated parts filled in (the provenance section
-    from `site`, which is made from `root` when not given)."""
+    from `site`, which is made from `root` when not given). A placeholder may be followed by
+    what a reader of the Markdown itself sees in its place, up to its closing comment
+    (`<!-- /lextrace:NAME -->`): the generated part replaces both."""
     if PROVENANCE_PLACEHOLDER in markdown:
         built = site if site is not None else Site(root)
-        markdown = markdown.replace(PROVENANCE_PLACEHOLDER, provenance.section(built.provenance))
+        markdown = _filled(markdown, PROVENANCE_PLACEHOLDER, provenance.section(built.provenance))
     if GRAMMAR_PLACEHOLDER in markdown:
-        markdown = markdown.replace(GRAMMAR_PLACEHOLDER, grammar())
+        markdown = _filled(markdown, GRAMMAR_PLACEHOLDER, grammar())
     if CLI_PLACEHOLDER in markdown:
-        markdown = markdown.replace(CLI_PLACEHOLDER, cli_page.reference())
+        markdown = _filled(markdown, CLI_PLACEHOLDER, cli_page.reference())
     if COMMANDS_PLACEHOLDER in markdown:
-        markdown = markdown.replace(COMMANDS_PLACEHOLDER, readme_commands(root))
+        markdown = _filled(markdown, COMMANDS_PLACEHOLDER, readme_commands(root))
     return markdown
+
+
+def _filled(markdown: str, placeholder: str, generated: str) -> str:
+    """Returns the page with the placeholder, and what stands in its place up to its closing
+    comment when it has one, replaced by the generated part."""
+    closing = placeholder.replace("<!-- ", "<!-- /", 1)
+    start = markdown.index(placeholder)
+    end = markdown.find(closing, start)
+    end = start + len(placeholder) if end < 0 else end + len(closing)
+    return markdown[:start] + generated + markdown[end:]
