@@ -329,7 +329,8 @@ class _Check:
                 self.report(
                     self.locate(pieces, phrase.text),
                     f"the words of {self.where(clause)} name {fact.described} "
-                    f'("{phrase.text}"), which none of its rules reads',
+                    f'("{phrase.text}"), which none of its rules reads'
+                    + self._derived_elsewhere(fact),
                     clause,
                     hint="encode what the words say of it, or say in the clause: "
                     f'unread {fact.name} "why no rule of it reads it";',
@@ -345,6 +346,15 @@ class _Check:
                         clause,
                         severity="warning",
                     )
+
+    def _derived_elsewhere(self, fact: Fact) -> str:
+        """Returns, for an input derived by a rule, where that rule sits (a rule moved out of
+        the clause that names what it derives is the likelier mistake), else nothing."""
+        derived = None if fact.record else fact.declared.derived_by
+        rule = self.statute.definitions.get(derived.rule) if derived is not None else None
+        if rule is None:
+            return ""
+        return f" (the rule deriving it, '{rule.name}', sits in {self.where(rule.clause)})"
 
     def locate(self, pieces: list[ast.TextPiece], phrase: str) -> ast.Span:
         """Returns where the phrase is written in the clause's words: its first word's line

@@ -357,3 +357,19 @@ def test_facts_joined_by_or_across_a_sentence_or_by_and_are_not_joined_by_or() -
     assert (
         joined("a mega project and a government-restricted municipality", mega, restricted) is None
     )
+
+
+def test_a_fact_left_unread_names_where_the_rule_deriving_it_sits(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    derive = "    rule payroll_new_jobs: count = count of full_time_jobs where kind = new;\n"
+    retained = (
+        "    rule payroll_retained_jobs: count = count of full_time_jobs where kind = retained;\n"
+    )
+    moved = encoding_source.replace(derive, "", 1)
+    variant = write_variant(tmp_path, moved, retained, retained + derive)
+    error = only_error(variant)
+    assert error.clause == "N.J.S.A. 34:1B-343(f)(1)"
+    assert error.message.endswith(
+        "which none of its rules reads (the rule deriving it, 'payroll_new_jobs', sits in (f)(2))"
+    )
