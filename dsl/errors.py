@@ -80,7 +80,11 @@ class EncodingError(Exception):
         """Returns all diagnostics, rendered, followed by a count."""
         parts = [d.render(self.source) for d in self.diagnostics]
         errors = sum(1 for d in self.diagnostics if d.severity == "error")
-        parts.append(f"{errors} error{'s' if errors != 1 else ''} found")
+        # The closing line `lextrace check` prints, so every command ends the same errors alike.
+        where = f"{self.diagnostics[0].path}: " if self.diagnostics else ""
+        parts.append(
+            f"{where}{errors} error{'s' if errors != 1 else ''}; the encoding is not usable"
+        )
         return "\n".join(parts)
 
 

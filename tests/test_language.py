@@ -471,7 +471,7 @@ def test_several_syntax_errors_are_all_reported_once() -> None:
         parse_encoding(source, "three.lex")
     located = [(d.line, d.column) for d in caught.value.diagnostics]
     assert located == [(3, 18), (6, 19), (7, 23)]
-    assert caught.value.render().endswith("3 errors found")
+    assert caught.value.render().endswith("three.lex: 3 errors; the encoding is not usable")
 
 
 def test_misspelled_keyword_gets_a_suggestion() -> None:
