@@ -38,42 +38,61 @@ reading I5 "What does (4)(c) allow?"
 # ---- the facts of one gaming activity (the scenario contract) --------------------------------
 
 input activity: enum(charity_housie, social_housie, club_bingo) required
+  named "charity housie", "social housie", "club bingo"
   "which gaming activity of housie or bingo is conducted";
 input conducted_for_charitable_organisation: bool = false
+  named "charitable organisation"
   "the gaming activity is conducted by or on behalf of a charitable organisation";
 input gross_proceeds: money = $0 min $0
+  named "gross proceeds"
   "the gross proceeds of the gaming activity";
 input paid_to_benefiting_organisation: money = $0 min $0
+  named "paid to the benefiting organisation"
   "the amount of the gross proceeds paid to the benefiting organisation";
 input expenses: money = $0 min $0
+  named "expenses of conducting the gaming activity", "expenses of conducting the session"
   "the total value of the expenses of conducting the gaming activity (for social housie, of conducting the session), excluding the cost of prizes";
 input session_prizes: money = $0 min $0
+  named "prizes for 1 session", "costs of prizes"
   "the total value of all of the prizes for 1 session (the largest session); for social housie, of the available prizes other than a jackpot prize";
 input tickets_per_participant: count = 0
+  named "tickets are permitted to be sold to the same participant"
   "the most tickets permitted to be sold to the same participant";
 input solely_for_social_purposes: bool = false
+  named "solely for social purposes"
   "the gaming activity is conducted solely for social purposes";
 input on_liquor_licensed_premises: bool = false
+  named "premises to which a licence under the Liquor Act 2007 relates"
   "the gaming activity is conducted on premises to which a licence under the Liquor Act 2007 relates";
 input jackpot_prize: money = $0 min $0
+  named "jackpot prize", "costs of prizes"
   "the value of the jackpot prize of a session, made of individual prizes not won";
 input invested_by_participants: money = $0 min $0
+  named "amount invested by participants"
   "the total amount invested by participants in a session";
 input returned_to_participants: money = $0 min $0
+  named "returned to participants"
   "the amount returned to the participants of that session";
 input registered_club: bool = false
+  named "by or on the authority of a registered club"
   "the gaming activity is conducted by or on the authority of a registered club";
 input on_registered_club_premises: bool = false
+  named "registered club premises"
   "the gaming activity is conducted on the registered club premises";
 input for_attracting_patronage: bool = false
+  named "purpose of attracting patronage"
   "the gaming activity is conducted for the purpose of attracting patronage to the club's facilities";
 input game_prizes: money = $0 min $0
+  named "prizes for 1 game"
   "the total value of all of the available prizes for 1 game (the largest game), apart from a bonus prize";
 input bonus_prizes_offered: count = 0
+  named "bonus prize is offered"
   "the number of bonus prizes offered at the end of a session of club bingo";
 input bonus_prize_value: money = $0 min $0
+  named "prize of a value"
   "the value of the most valuable bonus prize offered at the end of a session";
 input prizes_include_money: bool = false
+  named "prizes consist of or include money"
   "some of the prizes consist of or include money";
 
 results permitted, charity_minimum_to_benefiting_organisation, charity_expense_limit,
@@ -245,6 +264,7 @@ section 5. "Housie or bingo" {
       rule club_bonus_prize_within: bool =
         bonus_prizes_offered = 0 or (bonus_prizes_offered <= 1 and bonus_prize_value <= $70)
         reading I5;
+      unread activity "the club bingo of this paragraph is the activity of (4), whose case reads activity = club_bingo; club_bonus_prize_within counts only in that case";
       invariant one_bonus_prize_of_at_most_70 "Permitted club bingo offers at most 1 bonus prize
         at the end of a session, of a value not exceeding $70.":
         activity = club_bingo and permitted
