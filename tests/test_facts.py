@@ -54,6 +54,13 @@ def test_the_bundled_encoding_and_its_amendment_drafts_pass_without_a_warning() 
         assert diagnostics(path) == [], path
 
 
+def test_the_other_bundled_statutes_declare_their_facts_phrases_and_pass() -> None:
+    for name in ("usc-26-132-c.lex", "nsw-cgr-2020-cl-5.lex"):
+        analysis = analyse(ROOT / "statute" / name)
+        assert analysis.statute is not None and analysis.diagnostics == [], name
+        assert all(d.phrases for d in analysis.statute.inputs.values()), name
+
+
 def test_a_bonus_given_to_a_fact_its_clause_never_names_is_refused(
     tmp_path: Path, encoding_source: str
 ) -> None:
