@@ -289,7 +289,7 @@ def test_verify_violates_an_overlapping_pair_with_a_counterexample_that_replays(
 
 def test_a_general_rule_no_scenario_reaches_is_not_proved(tmp_path: Path) -> None:
     path = variant(
-        tmp_path, "= low when appeal_pending", "= low when appeal_pending or income >= $0"
+        tmp_path, "= low when appeal_pending", "= low when appeal_pending or income >= income"
     )
     statuses = {o.check.name: o.status for o in run(load(path), 30.0, 120.0).outcomes}
     assert statuses["general rule reachable: band"] == VACUOUS
