@@ -17,7 +17,10 @@ Labels are recognised where the text lays them out as subdivisions:
 Nesting is read from the labels themselves: a label that continues the sequence of an open
 level (b after a, 2 after 1, ii after i, 1A after 1) is a sibling at that level, the deepest
 such level first; any other label starts a deeper level. `(i)` after `(h)` continues the
-letters; after `(c)` it opens a level of roman numerals.
+letters; after `(c)` it opens a level of roman numerals. When a tree read so has a label twice
+among one clause's subclauses, the last label before it that opened a deeper level but could
+have followed an open level of its kind, labels skipped (`(i)` after `(d)(3)`: the letter after
+`(d)`), is read that way instead, and the text read again, a few times at most.
 """
 
 from __future__ import annotations
@@ -129,6 +132,7 @@ class Node:
     items: list[Node | list[str]] = field(default_factory=list)
     # The column its label stands at when it begins a line of the text (-1 inside a line).
     indent: int = -1
+    line: int = 0  # the line of the text its label is on
 
     @property
     def children(self) -> list[Node]:
@@ -147,10 +151,17 @@ class Node:
 
 
 class _Builder:
-    def __init__(self, section: Node) -> None:
+    def __init__(self, section: Node, forced: frozenset[int] = frozenset()) -> None:
         self.stack: list[Node] = [section]
         self.paragraph_break = False
         self.last_word = ""  # the last word read, across lines
+        self.line_number = 0
+        # Lines whose first label is read as the next of an open level of its kind, though
+        # labels were skipped (a retry after a label read twice: see `build_sections`).
+        self.forced = forced
+        # Lines whose first label opened a deeper level though it could have been such a
+        # sibling: the choices a retry may take back.
+        self.ambiguous: list[int] = []
 
     def _continues_reference(self, text: str, end: int) -> bool:
         """True when a label beginning a line is the rest of a reference the line before
@@ -187,6 +198,10 @@ class _Builder:
         candidates = readings(label)
         levels = self.stack[1:]
         indents = {node.indent for node in levels if node.indent >= 0}
+        if at_line_start and self.line_number in self.forced:
+            skipped = self._after_skipped(candidates, levels)
+            if skipped is not None:
+                return skipped
         if at_line_start and indent >= 0 and len(indents) > 1 and indent < max(indents):
             for depth in range(len(levels) - 1, -1, -1):
                 level = levels[depth].reading
@@ -208,6 +223,9 @@ class _Builder:
         for kind, value in candidates:
             if kind not in open_kinds and value[0] == 1:
                 self._chosen = (kind, value)
+                skipped = self._after_skipped(candidates, levels, choose=False)
+                if at_line_start and skipped is not None:
+                    self.ambiguous.append(self.line_number)
                 return len(levels)
         if not at_line_start:
             return None
@@ -221,9 +239,25 @@ class _Builder:
         self._chosen = candidates[0]
         return len(levels)
 
+    def _after_skipped(
+        self, candidates: list[Reading], levels: list[Node], choose: bool = True
+    ) -> int | None:
+        """Returns the depth of the deepest open level a reading of the label comes after,
+        labels skipped in between ((i) after (d): a letter), and chooses that reading when
+        `choose`; None when there is none."""
+        for depth in range(len(levels) - 1, -1, -1):
+            level = levels[depth].reading
+            assert level is not None
+            for kind, value in candidates:
+                if kind == level[0] and value > level[1]:
+                    if choose:
+                        self._chosen = (kind, value)
+                    return depth
+        return None
+
     def open(self, label: str, depth: int, indent: int = -1) -> None:
         del self.stack[depth + 1 :]
-        node = Node(label, self._chosen, indent=indent)
+        node = Node(label, self._chosen, indent=indent, line=self.line_number)
         self.current.items.append(node)
         self.stack.append(node)
 
@@ -319,16 +353,61 @@ def build_sections(official: str, section_label: str | None = None) -> list[Node
     """
     if not official.strip():
         raise ScaffoldError("the official text is empty")
+    first, ambiguous = _sections(official, section_label, frozenset())
+    sections, forced = first, frozenset[int]()
+    # A label read twice at one level is most often a letter that is also a roman numeral,
+    # read as the first numeral of a deeper level where the text skipped letters ((i) after
+    # (d)(3)): each retry reads the last such label before the repeated one as the letter.
+    for _ in range(_RETRIES):
+        repeated = _first_repeated(sections)
+        if repeated is None:
+            return sections
+        earlier = [line for line in ambiguous if line < repeated and line not in forced]
+        if not earlier:
+            break
+        forced |= {max(earlier)}
+        sections, ambiguous = _sections(official, section_label, forced)
+    return first
+
+
+_RETRIES = 8
+
+
+def _first_repeated(sections: list[Node]) -> int | None:
+    """Returns the line of the first label read a second time among one clause's subclauses,
+    None when there is none."""
+    lines = []
+    for section in sections:
+        pending = [section]
+        while pending:
+            node = pending.pop()
+            seen: set[str] = set()
+            for child in node.children:
+                if child.label in seen:
+                    lines.append(child.line)
+                seen.add(child.label)
+                pending.append(child)
+    return min(lines, default=None)
+
+
+def _sections(
+    official: str, section_label: str | None, forced: frozenset[int]
+) -> tuple[list[Node], list[int]]:
+    """Returns the clause trees of `build_sections`, reading the first label of each line in
+    `forced` after skipped labels; and the lines whose label could have been so read."""
     if section_label is None:
         label, position = split_heading(official)
     else:
         label, position = section_label, 0
     sections = [Node(" ".join(label.split()), None)]
     form, number = _heading_form(sections[0].label)
-    builder = _Builder(sections[0])
+    builder = _Builder(sections[0], forced)
+    ambiguous: list[int] = []
     after_blank = False
+    first_line = official.count("\n", 0, position) + 1
     # The heading's line goes on with its own words, or with labels right after it (`12. a.`).
-    for line in official[position:].split("\n"):
+    for offset, line in enumerate(official[position:].split("\n")):
+        builder.line_number = first_line + offset
         if not line.strip():
             builder.paragraph_break = after_blank = True
             continue
@@ -338,13 +417,15 @@ def build_sections(official: str, section_label: str | None = None) -> list[Node
             labels = {node.label for node in sections}
             if next_form == form and next_number >= number and heading.group() not in labels:
                 sections.append(Node(" ".join(heading.group().split()), None))
-                builder = _Builder(sections[-1])
+                ambiguous += builder.ambiguous
+                builder = _Builder(sections[-1], forced)
+                builder.line_number = first_line + offset
                 number = next_number
                 line = line[heading.end() :]
         after_blank = False
         if line.strip():
             builder.line(line)
-    return sections
+    return sections, ambiguous + builder.ambiguous
 
 
 # ---- writing the encoding --------------------------------------------------------------------

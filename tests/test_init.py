@@ -166,6 +166,24 @@ def test_in_an_indented_text_a_label_is_the_sibling_of_the_open_level_as_far_in(
     assert [c.label for c in tree.children] == ["(a)", "(d)"]
 
 
+def test_a_letter_read_as_a_numeral_is_read_again_when_a_label_repeats() -> None:
+    # Unindented, (i) after (d)(3) first opens numerals under (3); its (1) is then a second
+    # (d)(1). Read again as the letter after (d), letters skipped, every label is once.
+    text = (
+        "25A. Credit.\n(a) Allowance.\n(b) Hope.\n(1) In general.\n(2) Limit.\n"
+        "(d) Limitation.\n(1) In general.\n(2) Amount.\n(3) Joint.\n"
+        "(i) American Opportunity.\n(1) Credit.\n(2) Refund.\n"
+    )
+    (tree,) = build_sections(text)
+    assert [c.label for c in tree.children] == ["(a)", "(b)", "(d)", "(i)"]
+    assert [c.label for c in tree.children[2].children] == ["(1)", "(2)", "(3)"]
+    assert tree.children[2].children[2].children == []
+    assert [c.label for c in tree.children[3].children] == ["(1)", "(2)"]
+    # Where no label repeats, a numeral stays a numeral.
+    (tree,) = build_sections("7. Heading.\n(c) See:\n(i) one;\n(ii) two.\n(d) D.\n")
+    assert [c.label for c in tree.children[0].children] == ["(i)", "(ii)"]
+
+
 def test_a_label_that_ends_a_reference_begun_on_the_line_before_is_words() -> None:
     (tree,) = build_sections(
         "7. Heading.\n(a) Credit.\n(b) Refund. 40 percent of the credit allowed under subsection\n"
