@@ -14,10 +14,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import ast, citations, dates, facts, rates, settled, wording
+from . import ast, dates
 from .coverage import NOT_YET_ENCODED
 from .errors import Diagnostic, diagnostic_at, line_column
-from .numbers import stated_durations, stated_numbers, unit_word
 from .reserved import RESERVED_KEYS
 from .suggest import closest
 from .values import decimal_string, exact_string
@@ -835,6 +834,8 @@ class _Checker:
     def check_citations(self) -> None:
         """A name written `under` a citation must be a definition sitting in the cited clause
         or below it; a definition naming another section's definition must cite it."""
+        from . import citations
+
         statute = self.statute
         for expr, home, params, strict in self.placed_expressions():
             for node in walk(expr):
@@ -1294,6 +1295,8 @@ class _Checker:
         reviewed: tuple[ast.Reviewed, ...],
         expressions: list[ast.Expr | None],
     ) -> None:
+        from .numbers import stated_numbers
+
         stated = self.stated.get(id(clause))
         if stated is None:
             stated = self.stated[id(clause)] = stated_numbers(clause.words)
@@ -1341,6 +1344,8 @@ class _Checker:
         """Reports a date or a duration that the clause's words do not state (a date as
         `2024-01-01`, `January 1, 2024` or `1 January 2024`; a duration with its unit, in
         digits or words: `2 years`, `five years`, `thirty (30) days`), unless reviewed."""
+        from .numbers import stated_durations
+
         written = _written(literal)
         if written in exempt:
             return
@@ -1414,6 +1419,8 @@ class _Checker:
     def check_text_only(self, clause: ast.Clause, text: ast.TextPiece) -> None:
         """Warns when words marked text only state an amount of money or a percentage: text
         only says the words set no amount, and a rule may be missing."""
+        from . import wording
+
         words = text.words
         amounts = [
             words[number.start : end]  # as written: "$15", "120 percent", "1,000 dollars"
@@ -1689,6 +1696,8 @@ def _stated_otherwise(literal: ast.Literal, words: str) -> tuple[str, str] | Non
     """Returns how the words state a number a rule writes in another form, and how to write it
     as they do: 0.35 where they say "35 percent" (write 35%), 50% where they say "one-half"
     (write 1/2). None when they state it in no form."""
+    from . import wording
+
     if literal.unit not in ("number", "percent") or isinstance(literal.value, bool):
         return None
     value = Fraction(literal.value)
@@ -1719,6 +1728,8 @@ def _word_span(source: str, span: ast.Span, word: str) -> ast.Span:
 def _written(literal: ast.Literal) -> object:
     """Returns what the number check matches a literal by: its magnitude, a duration's with
     its unit (`(2, "year")`), a date's day."""
+    from .numbers import unit_word
+
     if literal.unit == "duration":
         return (literal.written_magnitude, unit_word(literal.duration_unit))
     if literal.unit == "date":
@@ -1762,6 +1773,10 @@ def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     against the words (dsl/wording.py), amounts of different periods (dsl/rates.py),
     comparisons the declarations settle (dsl/settled.py), facts the words do not name
     (dsl/facts.py); a rule or an input no result rests on."""
+    # The checks that read the words are imported here, not with the module: the evaluator
+    # imports this module for `walk` and `computed_type`, and a cached encoding is not checked.
+    from . import facts, rates, settled, wording
+
     checker = _Checker(statute)
     checker.check_records()
     checker.check_inputs()

@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -49,9 +49,11 @@ from .dsl import ast
 from .dsl.columnar import Chunk, Engine, Extremes, Unsupported, keep_freed_memory
 from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
-from .dsl.kernel import CompiledEngine
 from .dsl.scenario import ExactNumber, parse_text
 from .json_compiled import CompiledLines, compiled_reader
+
+if TYPE_CHECKING:
+    from .dsl.kernel import CompiledEngine
 
 CHUNK_ROWS = 65_536
 BLOCK_BYTES = 1 << 23
@@ -132,6 +134,8 @@ class Runner:
             self.engine = None
         self.compiled: CompiledEngine | None = None
         if compiled and self.engine is not None:
+            from .dsl.kernel import CompiledEngine  # only when asked: it loads numba
+
             with contextlib.suppress(Unsupported):  # the numpy engine evaluates it instead
                 self.compiled = CompiledEngine(self.engine)
         self.other_fields_allowed = False  # an impact run reads one table for two encodings
