@@ -85,3 +85,22 @@ def test_arrow_array_with_nulls_equals_pyarrows_own_conversion() -> None:
     assert made.equals(pa.array(values, mask=nulls))
     assert made.null_count == 7
     assert arrow_array(values, np.zeros(21, dtype=bool)).equals(pa.array(values))
+
+
+def test_evaluating_a_cached_encoding_imports_neither_the_checks_nor_the_kernel() -> None:
+    # Loaded once to fill the parse cache; then a fresh process evaluates from it.
+    scenario = str(ROOT / "examples" / "distressed-manufacturer.json")
+    code = f"""
+import sys
+from lextrace import cli
+sys.argv = ["lextrace", "evaluate", {scenario!r}]
+try:
+    cli.main()
+except SystemExit as stop:
+    assert stop.code == 0, stop.code
+print()
+checks = ("lextrace.dsl.wording", "lextrace.dsl.facts", "lextrace.dsl.kernel")
+print(*(m in sys.modules for m in checks))
+"""
+    _python(code)
+    assert _python(code).split()[-3:] == ["False", "False", "False"]
