@@ -72,7 +72,9 @@ _AFTER: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\s*or\s+(?:more|greater|above)\b"), ">="),
     (re.compile(r"\s*or\s+(?:less|fewer|below)\b"), "<="),
 )
-_PERCENT = re.compile(r"\s*(?:(?:percent|per\s+cent)\b|%)")
+# "35 percent", "35%", and a step of a percentage: "1 percentage point" (a point of a
+# percentage is 1%, so it is written `1%`).
+_PERCENT = re.compile(r"\s*(?:(?:percentage\s+points?|percent|per\s+cent)\b|%)")
 _DOLLARS = re.compile(r"\s*dollars?\b")
 _BETWEEN_LOW = re.compile(r"\bbetween\s+$")
 _BETWEEN_HIGH = re.compile(r"\bbetween\s+\$?\S+(?:\s+(?:percent|per\s+cent))?\s+and\s+$")

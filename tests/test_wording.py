@@ -91,6 +91,8 @@ def test_the_words_attach_a_comparator_to_a_number(
     [
         ("for each 35 percent by which", 35, "percent"),
         ("120 per cent of the minimum wage", 120, "percent"),
+        ("reduced by 1 percentage point for each $2,000", 1, "percent"),
+        ("by 2 percentage points", 2, "percent"),
         ("less than $15 per hour", 15, "money"),
         ("an allowance of 300 dollars", 300, "money"),
         ("one-third or more", Fraction(1, 3), "fraction"),
@@ -602,6 +604,10 @@ def test_the_amounts_the_words_give_for_each_step() -> None:
         (500, "money", "$500 per year for each")
     ]
     assert [a.value for a in per_step_amounts("reduced by $50 for each $1,000 by which")] == [50]
+    # A step of a percentage: "1 percentage point" is 1%, written `1%`.
+    assert [
+        (a.value, a.kind) for a in per_step_amounts("by 1 percentage point for each $2,000")
+    ] == [(1, "percent")]
 
 
 def test_a_step_count_times_another_stated_amount_is_refused(
