@@ -137,6 +137,15 @@ def _syntax_diagnostic(error: UnexpectedInput, path: str, source: str) -> Diagno
                 f"an aggregate with 'where' inside a larger expression goes in parentheses: "
                 f"({aggregate.group(1)} ... where ...)"
             )
+    if (
+        token.value == "{"
+        and token.start_pos is not None
+        and source[: token.start_pos].rstrip().endswith('"')
+    ):
+        hint = (
+            "a passage of words inside a clause takes no braces: write its rules after it, "
+            "inside the clause's own braces"
+        )
     return Diagnostic(
         path,
         line,
@@ -1232,6 +1241,38 @@ def _missing_semicolon(error: UnexpectedInput, text: str, previous: Token | None
     return end
 
 
+def _passage_braces(error: UnexpectedInput, text: str) -> int | None:
+    """Returns where the `}` matching an unexpected `{` right after quoted words closes (words
+    and comments skipped), None when the error is another one or the brace is never closed."""
+    if not isinstance(error, UnexpectedToken) or error.token.value != "{":
+        return None
+    start = error.token.start_pos
+    if start is None or not text[:start].rstrip().endswith('"'):
+        return None
+    depth = 0
+    index = start
+    while index < len(text):
+        char = text[index]
+        if char == '"':
+            quoted = _QUOTED.match(text, index)
+            if quoted is None:
+                return None
+            index = quoted.end()
+            continue
+        if char == "#":
+            newline = text.find("\n", index)
+            index = len(text) if newline < 0 else newline
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return index
+        index += 1
+    return None
+
+
 def _statement_bounds(text: str, position: int) -> tuple[int, int] | None:
     """Returns the span of the declaration or rule around `position`: from just after the
     previous `;`, `{` or `}` to the next `;` (statute words and comments skipped), or None
@@ -1459,6 +1500,13 @@ def parse_encoding(source: str, path: str) -> tuple[ast.Statute, list[Diagnostic
                     found.append(unopened)
                     break
             found.append(_syntax_diagnostic(error, path, source))
+            closing = _passage_braces(error, text)
+            if closing is not None and len(found) < MAX_SYNTAX_ERRORS:
+                # Braces after a passage: without them its rules are the clause's, as meant.
+                opening = _error_position(error, text)
+                for at in (closing, opening):
+                    text = text[:at] + " " + text[at + 1 :]
+                continue
             bounds = _statement_bounds(text, _error_position(error, text))
             # Re-parsing to find further errors stops once a whole file's worth of tokens has
             # been read again.

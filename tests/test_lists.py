@@ -529,3 +529,15 @@ def test_a_field_named_by_a_word_of_its_name_is_suggested(tmp_path: Path) -> Non
         load(path)
     assert "record 'job' has no field 'wage'" in str(raised.value)
     assert "did you mean 'hourly_wage'?" in str(raised.value)
+
+
+def test_braces_after_a_passage_are_one_error_with_its_cure(tmp_path: Path) -> None:
+    # Inside a clause, a passage's rules follow it without braces of their own.
+    path = write_encoding(
+        tmp_path, '"The words $1 $2 $3." {\n      rule r: count = count of jobs;\n    }'
+    )
+    with pytest.raises(EncodingError) as raised:
+        load(path)
+    (only,) = raised.value.diagnostics
+    assert only.message == "unexpected '{'"
+    assert only.hint is not None and "takes no braces: write its rules after it" in only.hint
