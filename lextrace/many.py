@@ -75,7 +75,7 @@ def evaluate_many(
     result = (
         pa.concat_tables(pieces)
         if pieces
-        else arrow_results(statute, _empty_chunk(statute), list(keep)).slice(0, 0)
+        else arrow_results(statute, _empty_chunk(statute, keep, table), list(keep))
     )
     used = {rid: selected[rid] for rid in statute.readings_used}
     metadata = {READINGS_METADATA: json.dumps(used).encode()}
@@ -126,9 +126,7 @@ def _arrow_chunks(
     first = 0
     for batch in table.to_batches(max_chunksize=CHUNK_ROWS):
         kept = {name: batch.column(name) for name in keep}
-        rows = table_rows(
-            batch, "rows", first, statute, carried=carried, numbers_as_text=from_floats
-        )
+        rows = table_rows(batch, "", first, statute, carried=carried, numbers_as_text=from_floats)
         if carried:
             batch = batch.select([n for n in batch.schema.names if n not in carried])
         chunk = runner.evaluate(batch, first, rows)
@@ -157,7 +155,7 @@ def _dict_chunks(
             scenario = chunk_rows[index]
             if carried and isinstance(scenario, Mapping):
                 scenario = {k: v for k, v in scenario.items() if k not in carried}
-            return scenario, f"row {first + index}"
+            return scenario, f"row {first + index + 1}"
 
         for index in range(size):
             outcome = runner.scalar(row, index)
@@ -180,6 +178,16 @@ def _kept(chunk_rows: list[Any], name: str) -> pa.Array:
         return pa.array([None if v is None else str(v) for v in values], type=pa.string())
 
 
-def _empty_chunk(statute: Statute) -> EvaluatedChunk:
+def _empty_chunk(statute: Statute, keep: Sequence[str], table: pa.Table | None) -> EvaluatedChunk:
+    """Returns the chunk of no rows: its kept columns of the table's types (text without one)."""
     names = statute.ast.result_names
-    return EvaluatedChunk(0, 0, {n: np.empty(0, dtype=object) for n in names}, {})
+    kept = {
+        name: pa.array(
+            [],
+            type=table.schema.field(name).type
+            if table is not None and name in table.schema.names
+            else pa.string(),
+        )
+        for name in keep
+    }
+    return EvaluatedChunk(0, 0, {n: np.empty(0, dtype=object) for n in names}, {}, kept=kept)

@@ -1018,8 +1018,9 @@ def table_rows(
     carried: Sequence[str] = (),
     numbers_as_text: Sequence[str] = (),
 ) -> Any:
-    """Returns the scalar-path reader of a batch's rows (CSV text typed by the declarations
-    when `statute` is given); a row in `errors` raises its error, the `carried` columns (kept,
+    """Returns the scalar-path reader of a batch's rows, each named `SOURCE: row N` (`row N`
+    without a source), counted from 1 (CSV text typed by the declarations when `statute` is
+    given); a row in `errors` raises its error, the `carried` columns (kept,
     not declared) are left out of the scenario, and the text of the `numbers_as_text` columns
     (floats written as their shortest decimals) is read as numbers."""
 
@@ -1034,6 +1035,7 @@ def table_rows(
                 values[name] = ExactNumber(values[name])
         # Text cells are read as a CSV's are, as the columnar path reads a text column.
         scenario = scalar_row(values) if statute is None else text_row(statute, scalar_row(values))
-        return scenario, f"{source}: row {first_row + index + 1}"
+        where = f"row {first_row + index + 1}"
+        return scenario, f"{source}: {where}" if source else where
 
     return row
