@@ -124,6 +124,9 @@ def _show(value: object) -> str:
         return f"the date or time {value.isoformat()}"
     if isinstance(value, int) and abs(value) >= 10**40:
         return "a whole number of more than 40 digits"
+    if isinstance(value, Decimal):
+        shown = str(value)  # its own digits: Decimal('3.5') is 3.5, Decimal('NaN') NaN
+        return shown if len(shown) <= 40 else shown[:37] + "..."
     if isinstance(value, int | float) and type(value).__module__ == "builtins":
         return repr(value)
     if _is_float(value) or isinstance(value, numbers.Integral):

@@ -212,7 +212,11 @@ def test_a_decimal_that_is_not_a_finite_amount_is_refused(statute: Statute) -> N
     from decimal import Decimal
 
     for value in (Decimal("NaN"), Decimal("Infinity"), Decimal("1E+40")):
-        assert "field 'project_median_salary'" in refusal(statute, project_median_salary=value)
+        message = refusal(statute, project_median_salary=value)
+        assert "field 'project_median_salary'" in message
+        assert f"given {value}" in message and "type Decimal" not in message
+    # A Decimal refused for its type's sake is shown by its digits too.
+    assert refusal(statute, new_jobs=Decimal("3.5")).endswith("given 3.5")
 
 
 def test_a_scenario_file_name_holding_a_nul_byte_is_refused_as_a_scenario_error(
