@@ -530,10 +530,13 @@ def _scalar_batch(
 
 def error_problems(error: Exception) -> list[dict[str, str]]:
     """Returns the `error` list of a batch line that failed: each field, what was expected and
-    what was given (scenario-format.md); a scenario the rules cannot compute is one entry."""
+    what was given (scenario-format.md), and the `hint` the message adds when it has one ("the
+    field is missing", "did you mean ..."); a scenario the rules cannot compute is one entry."""
     if isinstance(error, ScenarioError):
         return [
-            {"field": p.field, "expected": p.expected, "given": p.given} for p in error.problems
+            {"field": p.field, "expected": p.expected, "given": p.given}
+            | ({"hint": p.hint} if p.hint else {})
+            for p in error.problems
         ]
     return [
         {"field": "<scenario>", "expected": "a scenario the rules can compute", "given": str(error)}

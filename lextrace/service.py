@@ -417,6 +417,10 @@ def _error_schema() -> dict[str, object]:
             "field": {"type": "string", "description": "the field, or <file>, <scenario>, <body>"},
             "expected": {"type": "string"},
             "given": {"type": "string"},
+            "hint": {
+                "type": "string",
+                "description": "what the message adds: the field is missing, did you mean ...",
+            },
         },
     }
     return {

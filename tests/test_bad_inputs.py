@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES, write_variant
+from conftest import EXAMPLES, lextrace_command, write_variant
 
 from lextrace.cli import main
 from lextrace.dsl.scenario import MAX_SCENARIO_BYTES
@@ -192,14 +192,16 @@ def fill(text: str, values: dict[str, str]) -> str:
 
 def error_lines(jsonl: str) -> list[int]:
     """Returns the line numbers of the error objects in batch output; checks every error object
-    names, for each problem, the field, what was expected and what was given."""
+    names, for each problem, the field, what was expected and what was given (and a hint only
+    where the message has one)."""
     found = []
     for line in jsonl.splitlines():
         item = json.loads(line)
         if "error" in item:
             assert set(item) == {"line", "error"}, item
             for problem in item["error"]:
-                assert set(problem) == {"field", "expected", "given"}, problem
+                assert {"field", "expected", "given"} <= set(problem), problem
+                assert set(problem) <= {"field", "expected", "given", "hint"}, problem
                 assert all(isinstance(v, str) and v for v in problem.values()), problem
             found.append(item["line"])
     return found
@@ -356,3 +358,13 @@ def test_in_process_runs_agree_with_the_real_command(
         inside.stdout,
         inside.stderr,
     )
+
+
+def test_a_problems_hint_is_carried_in_the_json_error(tmp_path: Path) -> None:
+    lines = tmp_path / "in.jsonl"
+    lines.write_text('{"nwe_jobs": 3}\n', encoding="utf-8")
+    done = lextrace_command("batch", str(lines))
+    (record,) = [json.loads(line) for line in done.stdout.splitlines()]
+    problems = {p["field"]: p for p in record["error"]}
+    assert problems["nwe_jobs"]["hint"] == "did you mean 'new_jobs'?"
+    assert problems["county_median_salary"]["hint"] == "the field is missing"
