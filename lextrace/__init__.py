@@ -6,11 +6,13 @@ Start with `load_statute()` and `Statute.evaluate()`.
 
 from .api import ReadingError, Result, Statute, load_statute
 from .dsl.errors import Diagnostic, EncodingError, FieldProblem, ScenarioError
+from .periods import PeriodResult
 
 __all__ = [
     "Diagnostic",
     "EncodingError",
     "FieldProblem",
+    "PeriodResult",
     "ReadingError",
     "Result",
     "ScenarioError",

@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from lextrace import Result, load_statute
+from lextrace import PeriodResult, Result, load_statute
 
 
 def from_python() -> Result:
@@ -54,11 +54,18 @@ def from_pandas() -> list[Result]:
     return results
 
 
+def total_credit(result: Result | PeriodResult) -> object:
+    """The annual credit of one year, or the period's total over its years."""
+    if isinstance(result, PeriodResult):
+        return result.to_dict()["eligibility_period_total"]
+    return result.to_dict()["annual_credit"]
+
+
 def main() -> None:
     """Prints each result's credit per new job and total, exact and to the cent."""
     one = from_python()
     per_job: Fraction | int | object = one["per_job_new"]
-    print("from Python:", per_job, one.to_dict()["annual_credit"])
+    print("from Python:", per_job, total_credit(one))
     for result in from_pandas():
         print("from pandas:", result.to_dict()["annual_credit"], result.from_floats)
 
