@@ -272,7 +272,21 @@ def test_mkdocs_builds_the_whole_site_strictly(project_site: Path) -> None:
     for example in EXAMPLES.glob("*.json"):
         assert (out / "examples" / example.stem / "index.html").is_file()
     proof = (out / "proof-report" / "index.html").read_text(encoding="utf-8")
-    assert "every check PROVED" in proof
+    # Four checks rest on the payroll's list: BOUNDED, said so in the verdict and on their rows.
+    assert "every check PROVED, or BOUNDED (proved for short lists only)" in proof
+    assert "proved for lists of up to 4 elements only" in proof
     amendment = (out / "amendments" / "uncapped-port-bonus" / "index.html").read_text("utf-8")
     assert "VIOLATED" in amendment and "Counterexample" in amendment
     assert not list(ROOT.joinpath("docs").glob("statute.md")), "generated pages stay out of docs/"
+
+
+def test_a_proof_report_with_bounded_checks_says_so_in_its_verdict_and_rows() -> None:
+    from lextrace.dsl.loader import load
+    from lextrace.site.proof_page import checks_table, summary
+    from lextrace.verify.report import run as run_checks
+
+    report = run_checks(load(ROOT / "tests" / "other_statutes" / "payroll.lex"), 20.0, 120.0)
+    assert report.ok and {o.status for o in report.outcomes} == {"BOUNDED"}
+    assert "every check PROVED, or BOUNDED (proved for short lists only)" in summary(report)
+    rows = checks_table(report, lambda clause: "#").splitlines()[2:]
+    assert rows and all("proved for lists of up to 4 elements only" in row for row in rows)

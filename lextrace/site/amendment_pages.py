@@ -25,7 +25,7 @@ from lextrace.verify.report import Report, run
 
 from .context import AMENDMENTS_INDEX, Site, relative
 from .markdown import code, escape, table
-from .proof_page import indent, report_sections, scenario_json
+from .proof_page import indent, report_sections, scenario_json, verdict
 
 
 @dataclass(frozen=True)
@@ -220,7 +220,7 @@ def index_page(site: Site, found: list[Amendment]) -> str:
             escape(a.statute.ast.title),
             str(len(a.diff.clauses)),
             str(sum(1 for r in a.diff.results if r.witness)),
-            "every check PROVED" if a.report.ok else f"{len(a.report.failures)} failed",
+            verdict(a.report),
         ]
         for a in found
     ]

@@ -10,7 +10,7 @@ import json
 
 from lextrace.api import Statute
 from lextrace.dsl.scenario import ScenarioError
-from lextrace.verify.checks import Outcome
+from lextrace.verify.checks import BOUNDED, Outcome
 from lextrace.verify.report import Report, run
 
 from .context import PROOF_PAGE, Site
@@ -18,11 +18,20 @@ from .explanation import LinkFor, cite, derivations, results_table
 from .markdown import escape, table
 
 
+def verdict(report: Report) -> str:
+    """Returns what a report shows in a few words: every check PROVED, every check PROVED or
+    BOUNDED (a proof for lists up to the model's length only), or how many failed."""
+    if not report.ok:
+        return f"{len(report.failures)} check(s) failed"
+    if any(o.status == BOUNDED for o in report.outcomes):
+        return "no check failed: every check PROVED, or BOUNDED (proved for short lists only)"
+    return "every check PROVED"
+
+
 def summary(report: Report) -> str:
     """Returns the one-line verdict of a report with its counts and total time."""
     counts = ", ".join(f"{n} {status}" for status, n in sorted(report.counts().items()))
-    verdict = "every check PROVED" if report.ok else f"{len(report.failures)} check(s) failed"
-    return f"**{len(report.outcomes)} checks: {verdict}** ({counts}) in {report.seconds:.2f} s."
+    return f"**{len(report.outcomes)} checks: {verdict(report)}** ({counts}) in {report.seconds:.2f} s."
 
 
 def checks_table(report: Report, link_for: LinkFor) -> str:
@@ -34,7 +43,8 @@ def checks_table(report: Report, link_for: LinkFor) -> str:
             cite(o.check.clause, link_for),
             o.status if o.status == "PROVED" else f"**{o.status}**",
             f"{o.seconds * 1000:.0f} ms",
-            escape(o.check.description),
+            escape(o.check.description)
+            + (f" ({escape(o.detail)})" if o.status == BOUNDED and o.detail else ""),
         ]
         for o in report.outcomes
     ]
