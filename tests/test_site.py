@@ -110,6 +110,12 @@ def test_every_example_has_a_page_with_linked_citations(site: Site) -> None:
     page = example_pages.example_page(site, site.examples[0])
     assert "](../statute.md#" in page
     assert "## How each result is reached" in page and "## The whole trace" in page
+    # The facts left out that the results read are shown with the value each took: the
+    # eligibility period's 7 years, which the period's total is multiplied by.
+    distressed = next(e for e in site.examples if e.stem == "distressed-manufacturer")
+    page = example_pages.example_page(site, distressed)
+    assert "eligibility_period_years" not in distressed.scenario
+    assert "| `eligibility_period_years` | 7 | declared default |" in page
 
 
 def test_guides_get_the_readme_commands_and_the_grammar() -> None:

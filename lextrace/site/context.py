@@ -16,10 +16,10 @@ from functools import cached_property
 from pathlib import Path
 
 from lextrace.api import Result, Statute, load_statute
-from lextrace.dsl.evaluator import Step
-from lextrace.periods import PeriodResult
 from lextrace.dsl import ast
+from lextrace.dsl.evaluator import Step
 from lextrace.dsl.scenario import read_scenario_file
+from lextrace.periods import PeriodResult
 from lextrace.statute import BUNDLED
 
 from .provenance import Provenance, collect

@@ -9,14 +9,16 @@ table.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from lextrace.api import Result
 from lextrace.dsl import ast
 from lextrace.dsl.scenario import pinned_readings
 from lextrace.dsl.trace import display
-
-from .context import EXAMPLES_INDEX, STATUTE_PAGE, Example, Site, relative
-from .explanation import derivations, facts_table, results_table
 from lextrace.periods import PeriodResult, derived_from
 
+from .context import EXAMPLES_INDEX, STATUTE_PAGE, Example, Site, relative
+from .explanation import defaults_table, derivations, facts_table, results_table
 from .markdown import escape, table
 
 
@@ -145,8 +147,9 @@ def example_page(site: Site, example: Example) -> str:
         + (f" ({readings})" if readings else "")
         + ".",
         "## The facts",
-        f"Fields not listed take their declared defaults (see {fields}).",
+        "The facts the scenario gives:",
         facts_table(result, example.scenario),
+        *_defaults(result, example.scenario, fields),
         "## The results",
         results_table(result, link_for),
     ]
@@ -161,6 +164,18 @@ def example_page(site: Site, example: Example) -> str:
         result.trace.markdown(link=relative(here, site.path(STATUTE_PAGE))),
     ]
     return "\n\n".join(parts) + "\n"
+
+
+def _defaults(result: Result, given: Iterable[str], fields: str) -> list[str]:
+    """Returns the facts the scenario leaves out that the results read, with their values."""
+    found = defaults_table(result, given)
+    if found is None:
+        return [f"Fields not given take their declared defaults (see {fields})."]
+    return [
+        "The facts it leaves out that the results read, with the value each took (every "
+        f"other field not given takes its declared default too; see {fields}):",
+        found,
+    ]
 
 
 def headline_results(statute: ast.Statute) -> list[str]:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 
 from lextrace.api import Result
 from lextrace.dsl import ast
-from lextrace.dsl.evaluator import Key
+from lextrace.dsl.evaluator import INPUT, Key
 from lextrace.dsl.prose import Narrator
 from lextrace.dsl.trace import display
 
@@ -26,9 +26,7 @@ def cite(clause: ast.Clause, link_for: LinkFor) -> str:
     return f"[{citation}]({link_for(clause)})" if link_for else citation
 
 
-def results_table(
-    result: Result, link_for: LinkFor, names: Iterable[str] | None = None
-) -> str:
+def results_table(result: Result, link_for: LinkFor, names: Iterable[str] | None = None) -> str:
     """Returns the result table: each result (every one by default), its value and the clause
     that gave it."""
     assert result.trace is not None
@@ -61,6 +59,32 @@ def derivations(
         parts.append(f"{level} `{name}`" if level else f"**`{name}`**")
         parts.append(narrator.markdown(name, explained))
     return parts
+
+
+def defaults_table(result: Result, scenario_fields: Iterable[str]) -> str | None:
+    """Returns the facts the scenario leaves out that the evaluation read, with the value each
+    took (its declared default, or its dated table's entry) and where it comes from; None when
+    there are none or the result has no trace."""
+    if result.trace is None:
+        return None
+    given = set(scenario_fields)
+    read = {
+        str(args[0])
+        for step in result.trace.steps
+        for name, args in step.uses
+        if name == INPUT and str(args[0]) not in given
+    }
+    rows = [
+        [
+            f"`{name}`",
+            display(declared.type, result.inputs[name]),
+            "declared default" if name not in result.derived else result.trace.input_origin(name),
+            declared.description.replace("\n", " "),
+        ]
+        for name, declared in result.statute.inputs.items()
+        if name in read and result.inputs.get(name) is not None
+    ]
+    return table(["fact", "value", "from", "meaning"], rows) if rows else None
 
 
 def facts_table(result: Result, scenario_fields: Iterable[str]) -> str:

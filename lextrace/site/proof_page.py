@@ -31,7 +31,8 @@ def verdict(report: Report) -> str:
 def summary(report: Report) -> str:
     """Returns the one-line verdict of a report with its counts and total time."""
     counts = ", ".join(f"{n} {status}" for status, n in sorted(report.counts().items()))
-    return f"**{len(report.outcomes)} checks: {verdict(report)}** ({counts}) in {report.seconds:.2f} s."
+    seconds = f"{report.seconds:.2f} s"
+    return f"**{len(report.outcomes)} checks: {verdict(report)}** ({counts}) in {seconds}."
 
 
 def checks_table(report: Report, link_for: LinkFor) -> str:
