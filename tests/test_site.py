@@ -70,6 +70,24 @@ def test_the_matrix_lists_tests_and_examples_per_clause(site: Site) -> None:
     assert "`test_reading_option_changes_the_result_and_is_named` (test_cli.py)" in page
 
 
+def test_the_matrix_lists_exceptions_totals_their_readings_and_the_limits_of_the_words(
+    site: Site,
+) -> None:
+    page = matrix_page.page(site)
+
+    def cells(citation: str) -> dict[str, str]:
+        row = next(line for line in page.splitlines() if f'markdown="span">[{citation}]' in line)
+        return dict(re.findall(r'<td data-label="([^"]+)" markdown="span">(.*?)</td>', row))
+
+    assert "`board_limit`" in cells("(g)")["rules and cases"] and "I18" in cells("(g)")["readings"]
+    assert "`wage_floor_withholds_bonuses`" in cells("(c)(2)")["rules and cases"]
+    assert "`eligibility_period_total`" in cells("(a)")["rules and cases"]
+    assert "I23" in cells("(a)")["readings"]
+    assert "I4" in cells("(c)(1)(c)(i)")["readings"]  # its cases' declaration's reading
+    proved = cells("(d)(1)")["invariants and monotone properties"]
+    assert "within the words: $8,000" in proved and "(from the words)" in proved
+
+
 def test_the_register_says_which_examples_depend_on_a_reading(site: Site) -> None:
     page = readings_page.page(site)
     i8 = page.split("{ #i8 }")[1].split("{ #i9 }")[0]

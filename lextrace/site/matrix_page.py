@@ -13,10 +13,23 @@ from collections import Counter
 
 from lextrace.dsl import ast
 from lextrace.dsl.coverage import STATUSES, coverage
+from lextrace.dsl.obligations import every_invariant
 
 from .context import MATRIX_PAGE, Site, relative
 from .markdown import escape, stacked_table, table
 from .tests_index import read_tests, tests_naming
+
+_COMPUTING = (ast.Rule, ast.Cases, ast.Case, ast.ExceptionRule, ast.Total)
+
+
+def _readings(statute: ast.Statute, item: object) -> tuple[str, ...]:
+    """Returns the readings a computing item rests on: its own, and for a case those of its
+    `cases` declaration (which decides how its cases combine)."""
+    own: tuple[str, ...] = getattr(item, "readings", ())
+    if isinstance(item, ast.Case):
+        declared = statute.definitions.get(item.name)
+        return (*own, *(declared.readings if declared is not None else ()))
+    return own
 
 
 def page(site: Site) -> str:
@@ -29,22 +42,18 @@ def page(site: Site) -> str:
     rows = []
     counts: Counter[str] = Counter()
     by_clause: list[tuple[ast.Clause, list[str]]] = []
+    # The limits verify reads from the words (dsl/obligations.py) are proved in their clauses.
+    from_words = [o for o in every_invariant(statute) if o.from_words is not None]
     for item in coverage(statute):
         clause = item.clause
         counts[item.status] += 1
-        rules = [
-            f"`{i.name}`" for i in clause.items if isinstance(i, ast.Rule | ast.Cases | ast.Case)
-        ]
+        computing = [i for i in clause.items if isinstance(i, _COMPUTING)]
+        rules = [f"`{i.name}`" for i in computing]
         checks = [f"`{i.name}`" for i in clause.items if isinstance(i, ast.Invariant)]
         checks += [f"`{m.name}`" for m in statute.monotones if m.clause is clause]
+        checks += [f"`{o.name}` (from the words)" for o in from_words if o.clause is clause]
         readings = sorted(
-            {
-                r
-                for i in clause.items
-                if isinstance(i, ast.Rule | ast.Cases | ast.Case)
-                for r in i.readings
-            },
-            key=lambda r: (len(r), r),
+            {r for i in computing for r in _readings(statute, i)}, key=lambda r: (len(r), r)
         )
         examples = [e for e in site.examples if id(clause) in site.clauses_exercised(e)]
         named = tests_naming(statute, clause, tests) if tests is not None else []
