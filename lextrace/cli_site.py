@@ -42,7 +42,8 @@ def _drafts(folder: Path) -> tuple[tuple[str, Path], ...]:
     type=click.Path(dir_okay=False),
     default=None,
     metavar="FILE",
-    help="A cases file: each case that expects results is a worked example.",
+    help="A cases file: each case that expects results is a worked example (default: the "
+    "encoding's own, <stem>.cases.yaml beside it, when there is one).",
 )
 @click.option(
     "--amendments",
@@ -83,11 +84,14 @@ def site(
         raise BadInput(missing)
 
     from .api import encoding_path, load_statute
+    from .cases import cases_beside
     from .site.context import Site, SiteError
     from .site.standalone import BuildFailed, OutputTaken, build
 
     statute = load_statute(encoding)
     encoding_file = encoding_path(encoding)
+    if cases is None and cases_beside(encoding_file).is_file():
+        cases = str(cases_beside(encoding_file))  # the encoding's own, as `lextrace test` runs
     drafts = _drafts(Path(amendments)) if amendments else ()
     for _, draft in drafts:
         load_statute(draft)  # a broken draft is bad input, reported before anything is built

@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ import yaml
 from conftest import ROOT, lextrace_command
 
 from lextrace import exits, load_statute
+from lextrace.cases import load_cases
 from lextrace.cli import main
 from lextrace.site import example_pages, standalone, statute_page
 from lextrace.site.context import Site, featured_clause
@@ -235,3 +237,11 @@ def test_the_project_site_has_a_section_per_statute(many_statutes: Path) -> None
     for name in ("ratio.lex", "fringe.lex", "nj-34-1b-343.lex"):
         digest = hashlib.sha256((many_statutes / "statute" / name).read_bytes()).hexdigest()
         assert digest in footer, name
+
+
+def test_without_cases_the_site_shows_the_encodings_own(tmp_path: Path) -> None:
+    done = lextrace_command("site", "-e", str(RATIO), "-o", str(tmp_path / "out"), "--strict")
+    assert done.returncode == 0, done.stderr
+    names = [c.name for c in load_cases(RATIO.with_name("ratio.cases.yaml")).cases if c.expect]
+    examples = _pages(tmp_path / "out")["examples/index.html"]
+    assert names and all(escape(name, quote=False).lower() in examples.lower() for name in names)

@@ -8,6 +8,8 @@ and tests come from are parameters (see `project.py` for those of the project's 
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import posixpath
 import re
 from collections.abc import Callable
@@ -177,7 +179,16 @@ class Site:
                 found.append(Example(path.stem, path, scenario, result, page))
         if self.cases is not None:
             taken = {example.stem for example in found}
+            # A case of a scenario file's own scenario is that file's example, which then shows
+            # what the case expects: one page for one scenario.
+            by_scenario = {_canonical(e.scenario): i for i, e in enumerate(found)}
             for case in read_cases(self.cases):
+                same = by_scenario.get(_canonical(case.scenario))
+                if same is not None and found[same].expected is None:
+                    found[same] = dataclasses.replace(
+                        found[same], expected=case.expect, source=self.cases
+                    )
+                    continue
                 stem = slug(case.name)
                 while stem in taken:
                     stem += "-2"
@@ -224,3 +235,8 @@ def steps_of(result: Result | PeriodResult) -> list[Step]:
         assert own.trace is not None  # type: ignore[attr-defined]
         steps.extend(own.trace.steps)  # type: ignore[attr-defined]
     return steps
+
+
+def _canonical(scenario: object) -> str:
+    """Returns a scenario as one text, the same for equal scenarios whatever their key order."""
+    return json.dumps(scenario, sort_keys=True, default=str)

@@ -63,16 +63,19 @@ def default_site(
     encoding: Path | None = None,
 ) -> Site:
     """Returns the site of the default statute (`statute`, or a variant of it) at the top of
-    the project's site: its examples, tests, amendment drafts (all of those of the default
-    statute when not given) and sample population."""
+    the project's site: its examples, its cases (those of a scenario file on that file's page),
+    tests, amendment drafts (all of those of the default statute when not given) and sample
+    population."""
     if drafts is None:
         folder = root / "statute" / "amendments"
         drafts = tuple((d.parent.name, d) for d in sorted(folder.glob(f"*/{BUNDLED.name}")))
+    cases = cases_beside(root / "statute" / BUNDLED.name)
     return Site(
         root,
         statute,
         examples_dir=root / "examples",
         more_examples=(root / "examples" / "eligibility-period",),
+        cases=cases if cases.is_file() else None,
         amendment_drafts=drafts,
         tests_dir=root / "tests",
         population=sample_population(root),
