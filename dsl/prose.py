@@ -284,7 +284,8 @@ class Narrator:
         written = self.trace.source_of(expr)
         result = display(step.definition.type, step.value)
         if isinstance(expr, ast.Literal):
-            return f"the amount stated, {result}"
+            # Zero is what a rule gives where the words award nothing: no words state it.
+            return result if expr.value == 0 else f"the amount stated, {result}"
         if isinstance(expr, ast.Ref) and self.type_of(expr, step) is None:
             return f"{written}"
         substituted = self.substituted(expr, step)

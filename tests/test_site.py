@@ -142,6 +142,14 @@ def test_every_example_has_a_page_with_linked_citations(site: Site) -> None:
     assert "| `eligibility_period_years` | 7 | declared default |" in page
 
 
+def test_an_amount_of_zero_is_not_said_to_be_stated(site: Site) -> None:
+    # Below the wage floor, (c)(2)'s exception gives the bonuses $0: no words state $0.
+    example = next(e for e in site.examples if e.stem == "corridor-warehouse-below-wage-floor")
+    page = example_pages.example_page(site, example)
+    assert "the amount stated, $0.00" not in page
+    assert "the amount stated, $4,000.00" in page  # (d)(4)'s cap, which the words state
+
+
 def test_guides_get_the_readme_commands_and_the_grammar() -> None:
     filled = fill_placeholders("<!-- lextrace:readme-commands -->", ROOT)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
