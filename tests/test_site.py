@@ -84,6 +84,7 @@ def test_the_matrix_lists_exceptions_totals_their_readings_and_the_limits_of_the
     assert "`eligibility_period_total`" in cells("(a)")["rules and cases"]
     assert "I23" in cells("(a)")["readings"]
     assert "I4" in cells("(c)(1)(c)(i)")["readings"]  # its cases' declaration's reading
+    assert cells("(c)(1)(r)")["status"].startswith("encoded; with a text only passage: ")
     proved = cells("(d)(1)")["invariants and monotone properties"]
     assert "within the words: $8,000" in proved and "(from the words)" in proved
 

@@ -59,7 +59,12 @@ def page(site: Site) -> str:
         named = tests_naming(statute, clause, tests) if tests is not None else []
         by_clause.append((clause, named))
         status = item.status
-        if item.marks:
+        if item.marks and item.status == "encoded":
+            # The marks are on some of its words only: say which, as `lextrace check` does.
+            status += "; " + "; ".join(
+                f"with a {mark} passage: {escape(reason)}" for mark, reason in item.marks
+            )
+        elif item.marks:
             status += ": " + "; ".join(escape(reason) for _, reason in item.marks)
         rows.append(
             [
