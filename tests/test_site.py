@@ -151,6 +151,17 @@ def test_an_amount_of_zero_is_not_said_to_be_stated(site: Site) -> None:
     assert "the amount stated, $4,000.00" in page  # (d)(4)'s cap, which the words state
 
 
+def test_what_a_case_expects_is_shown_as_computed_values_are(site: Site) -> None:
+    for stem, row in (
+        ("distressed-manufacturer", "| `per_job_new` | $4,250.00 | $4,250.00 |"),
+        # A case of periods names each period's result and the totals.
+        ("minimum-wage-withdraws-bonuses", "| `annual_credit[2025]` | $30,000.00 | $30,000.00 |"),
+    ):
+        example = next(e for e in site.examples if e.stem == stem)
+        assert example.expected is not None, stem
+        assert row in example_pages.example_page(site, example), stem
+
+
 def test_guides_get_the_readme_commands_and_the_grammar() -> None:
     filled = fill_placeholders("<!-- lextrace:readme-commands -->", ROOT)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

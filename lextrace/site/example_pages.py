@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from lextrace.api import Result
 from lextrace.dsl import ast
-from lextrace.dsl.scenario import pinned_readings
+from lextrace.dsl.scenario import pinned_readings, read_exact
 from lextrace.dsl.trace import display
 from lextrace.periods import PeriodResult, derived_from
 
@@ -40,16 +40,35 @@ def expectations(site: Site, example: Example) -> str:
     statute = site.ast
     rows = []
     for name, expected in (example.expected or {}).items():
-        declared = statute.definitions.get(name)
+        type_ = _result_type(statute, name)
         computed = (
-            display(declared.type, example.result.values[name])
-            if declared is not None and name in example.result.values
+            display(type_, example.result.values[name])
+            if type_ is not None and name in example.result.values
             else "not a result of this encoding"
         )
-        if isinstance(expected, bool):
-            expected = "yes" if expected else "no"
-        rows.append([f"`{name}`", escape(str(expected)), computed])
+        rows.append([f"`{name}`", escape(_expected(type_, expected)), computed])
     return table(["result", "the case expects", "computed"], rows)
+
+
+def _result_type(statute: ast.Statute, key: str) -> ast.Type | None:
+    """Returns the type of a result a case names: `annual_credit`, a period's
+    `annual_credit[2024]`, or a total over the periods; None for no result of the encoding."""
+    name = key.split("[", 1)[0]
+    totals = {total.name: total.summed for total in statute.totals}
+    declared = statute.definitions.get(totals.get(name, name))
+    return declared.type if declared is not None else None
+
+
+def _expected(type_: ast.Type | None, expected: object) -> str:
+    """Returns an expected value as the computed one beside it is shown (`4250.00` as
+    `$4,250.00`), or as the case writes it when it is not a value of the result's type."""
+    if isinstance(expected, bool):
+        return "yes" if expected else "no"
+    if type_ is not None and type_.kind in ("money", "number", "share", "count"):
+        number = read_exact(expected)
+        if number is not None:
+            return display(type_, number if type_.kind != "count" else int(number))
+    return str(expected)
 
 
 def period_page(site: Site, example: Example) -> str:
@@ -110,6 +129,8 @@ def period_page(site: Site, example: Example) -> str:
         cited = f"[{total.clause.short_citation or statute.name}]({link_for(total.clause)})"
         rows.append([f"`{total.name}`", value, f"the sum of `{total.summed}`: {terms}", cited])
     parts.append(table(["total", "value", "how", "clause"], rows))
+    if example.expected:
+        parts += ["## What the case expects", expectations(site, example)]
     return "\n\n".join(parts) + "\n"
 
 
