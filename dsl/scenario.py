@@ -689,7 +689,11 @@ class _Validator:
         evaluation = Evaluation(program, values, {}, tracing=False)
         return bool(program.condition(expr)(evaluation, {}))
 
-    def check_bounds(self, values: dict[str, Value], invalid: set[str]) -> None:
+    def check_bounds(
+        self, values: dict[str, Value], invalid: set[str], defaulted: set[str] | None = None
+    ) -> None:
+        """Adds a problem for each value that breaks one of its input's bounds; a value in
+        `defaulted` is a field left out, whose declared default breaks it (said so)."""
         for declared in self.statute.inputs.values():
             name = declared.name
             value = values.get(name)
@@ -751,6 +755,9 @@ class _Validator:
                     name,
                     f"{kind or self.describe(declared)} {relation} {shown_limit}{when}",
                     _exact_text(value),
+                    "the field is missing, and its default breaks this"
+                    if defaulted and name in defaulted
+                    else None,
                 )
 
     def references_valid(self, expr: ast.Expr, invalid: set[str]) -> bool:
@@ -850,6 +857,7 @@ def validate_fully(
             validator.unknown(label, f"did you mean '{close}'?" if close else None)
     values: dict[str, Value] = {}
     invalid: set[str] = set()
+    defaulted: set[str] = set()  # fields left out, given their declared defaults
     derivable: list[ast.Input] = []
     for declared in statute.inputs.values():
         name = declared.name
@@ -866,6 +874,7 @@ def validate_fully(
             values[name] = None
         elif declared.default is not None:
             values[name] = default_value(declared)
+            defaulted.add(name)
         else:
             values[name] = None
         if len(validator.problems) > before:
@@ -873,7 +882,7 @@ def validate_fully(
     for declared in derivable:
         validator.derive(declared, scenario, values, invalid)
     if not validator.problems or invalid != set(statute.inputs):
-        validator.check_bounds(values, invalid)
+        validator.check_bounds(values, invalid, defaulted)
     # A value from a table once the year it is read by has passed its own checks.
     refused = {problem.field for problem in validator.problems}
     for declared in statute.inputs.values():

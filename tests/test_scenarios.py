@@ -249,3 +249,15 @@ def test_a_yaml_scenario_with_dates_is_written_as_json_that_reads_back_the_same(
     again = parse_text(written, "json", "household.json")
     assert isinstance(again, dict)
     assert statute.evaluate(again).to_dict() == statute.evaluate(read).to_dict()
+
+
+def test_a_default_that_breaks_a_bound_is_said_to_be_a_missing_field(statute: Statute) -> None:
+    # The minimum capital investment must be above $0 once an investment is given; left out,
+    # its default, 0, breaks that: the message says the field is missing.
+    message = refusal(
+        statute, industrial_rd_capital_investment="100", minimum_capital_investment=...
+    )
+    assert "field 'minimum_capital_investment'" in message
+    assert message.endswith("given 0 (the field is missing, and its default breaks this)")
+    given = refusal(statute, industrial_rd_capital_investment="100", minimum_capital_investment=0)
+    assert given.endswith("given 0")
