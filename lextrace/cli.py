@@ -413,7 +413,8 @@ def _markdown(result: Any, scenario: str) -> str:
     default="refuse",
     show_default=True,
     help="A Parquet column of binary floats for an amount: refuse it, or read each float by "
-    "its shortest round-trip decimal (recorded in the output). JSON and CSV numbers are read "
+    "its shortest round-trip decimal (said on standard error, and recorded in a Parquet "
+    "output's schema metadata). JSON and CSV numbers are read "
     "exactly from their text either way.",
 )
 @common_options

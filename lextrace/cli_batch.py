@@ -22,7 +22,7 @@ from .api import Statute
 from .batch_lines import error_record, record
 from .cli import atomic_file, error_problems
 from .columns import json_lines
-from .result_tables import arrow_results, error_message, float_metadata
+from .result_tables import arrow_results, error_message, float_metadata, readings_metadata
 from .tables import (
     CHUNK_ROWS,
     EvaluatedChunk,
@@ -90,7 +90,8 @@ def run(
             write = partial(_write_jsonl, sink, statute, readings=readings, keep=keep)
             _one_at_a_time(partial(write, c) for c in stream)
         else:
-            _write_table(stream, statute, sink, output_format, keep)
+            used = {rid: selected[rid] for rid in statute.readings_used}
+            _write_table(stream, statute, sink, output_format, keep, used)
     return failures
 
 
@@ -216,8 +217,11 @@ def _write_table(
     sink: Any,
     output_format: str,
     keep: list[str],
+    readings: dict[str, str],
 ) -> None:
-    """Writes chunks as Parquet or CSV: money as decimal(38, 2), an `error` column.
+    """Writes chunks as Parquet or CSV: money as decimal(38, 2), an `error` column; a Parquet
+    file's schema metadata names the readings used (`lextrace.readings`) and the columns read
+    from binary floats (`lextrace.provenance`), as `Statute.evaluate_many`'s tables do.
 
     Each table is written in a thread of its own while the next chunks are read and evaluated
     (Arrow encodes without holding the interpreter's lock); one write at a time, in order."""
@@ -232,9 +236,10 @@ def _write_table(
 
     def results(chunk: EvaluatedChunk) -> pa.Table:
         table = arrow_results(statute, chunk, keep)
+        metadata = readings_metadata(readings)
         if chunk.from_floats:
-            return table.replace_schema_metadata(float_metadata(chunk.from_floats))
-        return table
+            metadata.update(float_metadata(chunk.from_floats))
+        return table.replace_schema_metadata(metadata)
 
     try:
         _one_at_a_time(partial(write, results(chunk)) for chunk in chunks)

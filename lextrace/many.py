@@ -11,7 +11,6 @@ evaluated and the refusal's message for a row refused. A bad row never raises an
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -23,7 +22,7 @@ from .columns import floats_as_text
 from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
 from .dsl.scenario import FLOATS
-from .result_tables import arrow_results, float_metadata
+from .result_tables import arrow_results, float_metadata, readings_metadata
 from .tables import CHUNK_ROWS, EvaluatedChunk, Runner, table_rows
 
 if TYPE_CHECKING:
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
 
 OUTPUTS = ("arrow", "pandas", "polars")
 ENGINES = ("columnar", "compiled")
-READINGS_METADATA = b"lextrace.readings"
 
 
 def evaluate_many(
@@ -78,7 +76,7 @@ def evaluate_many(
         else arrow_results(statute, _empty_chunk(statute, keep, table), list(keep))
     )
     used = {rid: selected[rid] for rid in statute.readings_used}
-    metadata = {READINGS_METADATA: json.dumps(used).encode()}
+    metadata = readings_metadata(used)
     if from_floats:
         metadata.update(float_metadata(from_floats))
     result = result.replace_schema_metadata(metadata)

@@ -19,6 +19,13 @@ from .dsl.values import exact_string
 from .tables import EvaluatedChunk
 
 PROVENANCE_METADATA = b"lextrace.provenance"
+READINGS_METADATA = b"lextrace.readings"
+
+
+def readings_metadata(readings: dict[str, str]) -> dict[bytes, bytes]:
+    """Returns the schema metadata naming the readings a results table was evaluated under
+    (those its results use): `lextrace.readings`, as JSON."""
+    return {READINGS_METADATA: json.dumps(readings).encode()}
 
 
 def float_metadata(columns: Sequence[str]) -> dict[bytes, bytes]:

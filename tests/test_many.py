@@ -15,8 +15,7 @@ import pytest
 from conftest import EXAMPLES
 
 from lextrace import ScenarioError, load_statute
-from lextrace.many import READINGS_METADATA
-from lextrace.result_tables import PROVENANCE_METADATA
+from lextrace.result_tables import PROVENANCE_METADATA, READINGS_METADATA
 
 STATUTE = load_statute()
 EXAMPLE_NAMES = [
@@ -257,6 +256,15 @@ def test_batch_reads_a_parquet_float_column_only_with_floats_shortest(tmp_path: 
         "floats": "shortest",
         "columns_from_floats": ["lowest_full_time_hourly_wage"],
     }
+    # The readings the results were evaluated under, as evaluate_many's tables name them.
+    wide = tmp_path / "wide.parquet"
+    assert main(["batch", str(source), "-o", str(wide), "--floats", "shortest",
+                 "--reading", "I8=business-wide"]) == 0  # fmt: skip
+    metadata = pq.read_schema(wide).metadata
+    assert json.loads(metadata[READINGS_METADATA])["I8"] == "business-wide"
+    assert metadata[READINGS_METADATA] == STATUTE.evaluate_many(
+        [], {"I8": "business-wide"}
+    ).schema.metadata[READINGS_METADATA]
     lines = tmp_path / "read.jsonl"
     assert main(["batch", str(source), "-o", str(lines), "--floats", "shortest"]) == 0
     records = [json.loads(line) for line in lines.read_text(encoding="utf-8").splitlines()]
