@@ -14,6 +14,7 @@ that a slow client or a long evaluation never holds up the others.
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 import threading
@@ -134,6 +135,22 @@ def _readings(request: Request) -> dict[str, str]:
             )
         chosen[reading_id.strip()] = option.strip()
     return chosen
+
+
+def _parameters(request: Request, *allowed: str) -> None:
+    """Refuses (422) a query parameter the endpoint does not take: a misspelt `?traces=true`
+    is not silently ignored."""
+    for name in request.query_params:
+        if name not in allowed:
+            close = difflib.get_close_matches(name, allowed, n=1)
+            problem: dict[str, str] = {
+                "field": name,
+                "expected": "a parameter of this endpoint: " + ", ".join(allowed),
+                "given": "an unknown parameter",
+            }
+            if close:
+                problem["hint"] = f"did you mean '{close[0]}'?"
+            raise Refused(422, [problem])
 
 
 def _flag(request: Request, name: str) -> bool:
@@ -258,6 +275,7 @@ def create_app(statutes: dict[str, Statute], limits: Limits | None = None) -> St
 
     async def evaluate_endpoint(request: Request) -> Response:
         async def answer(request: Request) -> Response:
+            _parameters(request, "statute", "reading", "trace")
             _, statute = chosen_statute(request)
             chosen = _readings(request)
             trace = _flag(request, "trace")
@@ -279,9 +297,11 @@ def create_app(statutes: dict[str, Statute], limits: Limits | None = None) -> St
 
     async def explain_endpoint(request: Request) -> Response:
         async def answer(request: Request) -> Response:
+            _parameters(request, "statute", "reading", "trace", "width")
             _, statute = chosen_statute(request)
             chosen = _readings(request)
             width = _width(request)
+            _flag(request, "trace")  # checked as elsewhere; an explanation is always traced
 
             async def work(body: bytes) -> dict[str, object]:
                 data = _scenario(body)
@@ -299,6 +319,7 @@ def create_app(statutes: dict[str, Statute], limits: Limits | None = None) -> St
 
     async def batch_endpoint(request: Request) -> Response:
         async def answer(request: Request) -> Response:
+            _parameters(request, "statute", "reading", "trace")
             _, statute = chosen_statute(request)
             chosen = _readings(request)
             trace = _flag(request, "trace")
@@ -334,6 +355,7 @@ def create_app(statutes: dict[str, Statute], limits: Limits | None = None) -> St
         async def answer(request: Request) -> Response:
             from .dsl.contract import fields
 
+            _parameters(request, "statute")
             _, statute = chosen_statute(request)
             return _json([asdict(f) for f in fields(statute.ast)])
 
@@ -343,6 +365,7 @@ def create_app(statutes: dict[str, Statute], limits: Limits | None = None) -> St
         async def answer(request: Request) -> Response:
             from .dsl.schema import schema_text
 
+            _parameters(request, "statute")
             _, statute = chosen_statute(request)
             text = schema_text(statute.schema(list_files=False)) + "\n"
             return Response(text, media_type="application/schema+json")

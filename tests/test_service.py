@@ -144,6 +144,18 @@ def test_readings_are_selected_by_the_query(client: httpx.Client, statutes: dict
     assert "unknown reading 'I99'" in unknown["error"][0]["given"]
 
 
+def test_an_unknown_query_parameter_is_refused_with_a_suggestion(client: httpx.Client) -> None:
+    body = EXAMPLE.read_bytes()
+    answer = client.post("/v1/evaluate", params={"traces": "true"}, content=body)
+    assert answer.status_code == 422
+    (problem,) = answer.json()["error"]
+    assert problem["field"] == "traces" and problem["given"] == "an unknown parameter"
+    assert problem["hint"] == "did you mean 'trace'?"
+    assert client.get("/v1/fields", params={"statue": "x"}).status_code == 422
+    # An explanation is always traced, but its `trace` is read as everywhere else.
+    assert client.post("/v1/explain", params={"trace": "maybe"}, content=body).status_code == 422
+
+
 def test_explain_gives_the_derivation_and_the_result(client: httpx.Client, statutes: dict) -> None:
     answer = client.post("/v1/explain", content=EXAMPLE.read_bytes())
     assert answer.status_code == 200
