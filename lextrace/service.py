@@ -260,6 +260,11 @@ def create_app(statutes: dict[str, Statute], limits: Limits | None = None) -> St
     async def within_time(request: Request, limit: int, work: Any) -> Any:
         """Reads the body and runs `work(body)` in the time limit: 408 when the body is not in
         by then, 504 when the answer is not ready."""
+        coding = request.headers.get("content-encoding", "identity").strip().lower()
+        if coding not in ("", "identity"):
+            raise Refused(
+                415, f"a body encoded as {coding!r} is not read: send the JSON uncompressed"
+            )
         received = False
         try:
             with anyio.fail_after(limits.timeout):

@@ -262,9 +262,10 @@ def test_batch_reads_a_parquet_float_column_only_with_floats_shortest(tmp_path: 
                  "--reading", "I8=business-wide"]) == 0  # fmt: skip
     metadata = pq.read_schema(wide).metadata
     assert json.loads(metadata[READINGS_METADATA])["I8"] == "business-wide"
-    assert metadata[READINGS_METADATA] == STATUTE.evaluate_many(
-        [], {"I8": "business-wide"}
-    ).schema.metadata[READINGS_METADATA]
+    assert (
+        metadata[READINGS_METADATA]
+        == STATUTE.evaluate_many([], {"I8": "business-wide"}).schema.metadata[READINGS_METADATA]
+    )
     lines = tmp_path / "read.jsonl"
     assert main(["batch", str(source), "-o", str(lines), "--floats", "shortest"]) == 0
     records = [json.loads(line) for line in lines.read_text(encoding="utf-8").splitlines()]

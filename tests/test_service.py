@@ -152,6 +152,8 @@ def test_an_unknown_query_parameter_is_refused_with_a_suggestion(client: httpx.C
     assert problem["field"] == "traces" and problem["given"] == "an unknown parameter"
     assert problem["hint"] == "did you mean 'trace'?"
     assert client.get("/v1/fields", params={"statue": "x"}).status_code == 422
+    compressed = client.post("/v1/evaluate", content=body, headers={"Content-Encoding": "gzip"})
+    assert compressed.status_code == 415 and "uncompressed" in compressed.json()["error"]
     # An explanation is always traced, but its `trace` is read as everywhere else.
     assert client.post("/v1/explain", params={"trace": "maybe"}, content=body).status_code == 422
 
