@@ -133,7 +133,16 @@ def _show(value: object) -> str:
         return str(value)  # a numpy number: its shortest text, without the type's name
     if isinstance(value, bytes):
         return "binary data"
+    if type(value).__name__ in ("NAType", "NaTType"):
+        return f"pandas' {value}"
     return f"a value of type {type(value).__name__}"
+
+
+def _is_missing_value(value: object) -> bool:
+    """Whether `value` is how a table marks a missing value: pandas' NA or NaT, or NaN."""
+    if type(value).__name__ in ("NAType", "NaTType"):
+        return True
+    return _is_float(value) and value != value
 
 
 def _out_of_range(value: object) -> bool:
@@ -274,6 +283,8 @@ class _Validator:
         self.from_floats: list[str] = []
 
     def problem(self, field: str, expected: str, given: object, hint: str | None = None) -> None:
+        if hint is None and _is_missing_value(given):
+            hint = "a missing value: leave the field out of the scenario to take its default"
         if hint is None and _out_of_range(given):
             hint = _OUT_OF_RANGE
         if hint is None and _is_float(given):
@@ -831,8 +842,10 @@ def validate_fully(
     _check_floats(floats)
     validator = _Validator(statute, source, floats)
     if not isinstance(scenario, Mapping):
+        # A pandas row is a Series: its dict is the scenario (its missing values left out).
+        hint = "pass row.to_dict()" if type(scenario).__name__ == "Series" else None
         raise ScenarioError(
-            [FieldProblem("<scenario>", "a JSON object of fields", _show(scenario))], source
+            [FieldProblem("<scenario>", "a JSON object of fields", _show(scenario), hint)], source
         )
     declared_names = list(statute.inputs)
     for name in scenario:

@@ -261,3 +261,17 @@ def test_a_default_that_breaks_a_bound_is_said_to_be_a_missing_field(statute: St
     assert message.endswith("given 0 (the field is missing, and its default breaks this)")
     given = refusal(statute, industrial_rd_capital_investment="100", minimum_capital_investment=0)
     assert given.endswith("given 0")
+
+
+def test_a_missing_value_of_a_table_is_told_to_be_left_out(statute: Statute) -> None:
+    import pandas as pd
+
+    for missing, shown in ((pd.NA, "given pandas' <NA>"), (float("nan"), "given nan")):
+        message = refusal(statute, retained_jobs=missing)
+        assert shown in message, message
+        assert message.endswith(
+            "(a missing value: leave the field out of the scenario to take its default)"
+        )
+    with pytest.raises(ScenarioError) as refused:
+        statute.evaluate(pd.Series({**BASE}))
+    assert "pass row.to_dict()" in str(refused.value)
