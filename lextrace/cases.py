@@ -678,13 +678,13 @@ def run_case(statute: Statute, bound: BoundCase, trace: bool = True) -> Outcome:
     return outcome
 
 
-class _Undefined(Exception):
+class UndefinedScenario(Exception):
     """The encoding does not define the case's scenario (no case of a `cases` applies, ...):
     the case fails, whatever it expects, and the other cases still run."""
 
 
 def evaluate_case(statute: Statute, case: Case, trace: bool) -> tuple[Result | None, str | None]:
-    """Returns (the result, None), or (None, the refusal's message). Raises _Undefined when
+    """Returns (the result, None), or (None, the refusal's message). Raises UndefinedScenario when
     the encoding does not define the scenario."""
     try:
         if case.scenario_file is not None:
@@ -698,13 +698,13 @@ def evaluate_case(statute: Statute, case: Case, trace: bool) -> tuple[Result | N
     except ScenarioError as error:
         return None, error.render()
     except EvaluationError as error:
-        raise _Undefined(str(error)) from None
+        raise UndefinedScenario(str(error)) from None
 
 
 def _run(statute: Statute, bound: BoundCase, trace: bool) -> Outcome:
     try:
         return _checked(statute, bound, trace)
-    except _Undefined as error:
+    except UndefinedScenario as error:
         return Outcome(
             bound.case,
             False,

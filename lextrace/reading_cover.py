@@ -15,9 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .api import Statute
-from .cases import Case, evaluate_case
+from .cases import Case, UndefinedScenario, evaluate_case
 from .dsl.errors import ScenarioError
-from .dsl.evaluator import EvaluationError
 from .dsl.reserved import READINGS_KEY
 from .dsl.scenario import read_scenario_file
 
@@ -65,7 +64,7 @@ def reading_cover(statute: Statute, cases: Sequence[Case]) -> list[ReadingCover]
             continue
         try:
             result = evaluate_case(statute, case, trace=False)[0]
-        except EvaluationError:
+        except UndefinedScenario:  # the case fails, and says so; it tells nothing apart
             continue
         if result is None:
             continue
@@ -93,7 +92,7 @@ def _differs_under(
         changed = dataclasses.replace(case, readings={**case.readings, rid: option})
         try:
             other = evaluate_case(statute, changed, trace=False)[0]
-        except EvaluationError:
+        except UndefinedScenario:
             return option  # defined under the default, undefined under the option: apart
         if other is None or other.values != values:
             return option

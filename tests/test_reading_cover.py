@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 from conftest import ROOT, lextrace_command
 
@@ -49,3 +50,18 @@ def test_a_default_only_pinned_cases_reach_is_reported_untested(tmp_path: Path) 
     (i8,) = [r for r in report["files"][0]["readings"] if r["reading"] == "I8"]
     assert i8["default_told_apart_by"] is None
     assert i8["options"] == {"business-wide": ["labor-harmony-business-wide"]}
+
+
+def test_a_case_the_encoding_does_not_define_tells_nothing_apart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Such a case fails in `lextrace test`, with its reason; the cover passes over it.
+    import lextrace.reading_cover as cover_module
+    from lextrace.cases import UndefinedScenario
+
+    def undefined(*_: object, **__: object) -> object:
+        raise UndefinedScenario("no case of 'band' applies")
+
+    monkeypatch.setattr(cover_module, "evaluate_case", undefined)
+    covers = reading_cover(load_statute(), load_cases(CASES).cases)
+    assert covers and all(c.told_apart_by is None for c in covers)
