@@ -11,9 +11,10 @@ import pytest
 from conftest import lextrace_command, write_variant
 
 from lextrace import load_statute
+from lextrace.dsl import ast
 from lextrace.dsl.evaluator import evaluate
 from lextrace.dsl.scenario import validate
-from lextrace.verify.checks import PROVED, UNKNOWN, VACUOUS, VIOLATED, Verifier
+from lextrace.verify.checks import PROVED, UNKNOWN, VACUOUS, VIOLATED, Outcome, Verifier
 from lextrace.verify.replay import judge_monotone
 from lextrace.verify.report import run
 from lextrace.verify.search import QUICK_SCENARIOS, Search, stated_numbers, values_of
@@ -293,11 +294,21 @@ def test_a_result_the_raised_input_does_not_reach_is_unchanged(
         # The route is what is checked ("local steps"), not the time: each proof takes 1.4 to
         # 2 s alone, and a budget of 5 s ran out on a loaded machine. 30 s is the design's
         # bound for a definite answer.
-        verifier = Verifier(statute, 30.0)
-        (check,) = [c for c in verifier.checks() if c.name == "bonuses_never_lower[retained_jobs]"]
-        outcome = verifier.prove(check, lambda s, a=statute: validate(a, s))
+        outcome = _route_of(statute)
+        if outcome.status == UNKNOWN and outcome.detail.startswith("canceled"):
+            # Z3's clock cap, not its work, ended a call ("canceled": a call stalled on a
+            # loaded machine, counting no work; solve.py's CALL_SLACK). Once more, afresh: a
+            # route that is wrong fails again.
+            outcome = _route_of(statute)
         assert outcome.status == PROVED, outcome.detail
         assert "local steps" in outcome.detail
+
+
+def _route_of(statute: ast.Statute) -> Outcome:
+    """Returns the outcome of bonuses_never_lower[retained_jobs], proved by a new verifier."""
+    verifier = Verifier(statute, 30.0)
+    (check,) = [c for c in verifier.checks() if c.name == "bonuses_never_lower[retained_jobs]"]
+    return verifier.prove(check, lambda s, a=statute: validate(a, s))
 
 
 def test_json_on_an_encoding_that_does_not_parse(tmp_path: Path, encoding_source: str) -> None:
