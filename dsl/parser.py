@@ -14,6 +14,7 @@ import functools
 import itertools
 import re
 import time
+from collections.abc import Iterator
 from fractions import Fraction
 from importlib import resources
 from typing import Any, cast
@@ -1211,8 +1212,6 @@ def _is_whole(expr: ast.Expr) -> bool:
 
 
 MAX_SYNTAX_ERRORS = 20
-# Quoted words, escapes and all (the grammar's STRING); None when never closed.
-_QUOTED = re.compile(r'"(?:[^"\\]|\\[\s\S])*"')
 
 
 def _error_position(error: UnexpectedInput, text: str) -> int:
@@ -1250,52 +1249,32 @@ def _passage_braces(error: UnexpectedInput, text: str) -> int | None:
     if start is None or not text[:start].rstrip().endswith('"'):
         return None
     depth = 0
-    index = start
-    while index < len(text):
-        char = text[index]
-        if char == '"':
-            quoted = _QUOTED.match(text, index)
-            if quoted is None:
-                return None
-            index = quoted.end()
-            continue
-        if char == "#":
-            newline = text.find("\n", index)
-            index = len(text) if newline < 0 else newline
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return index
-        index += 1
+    for index, char in _marks(text, start):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth == 0:
+            return index
     return None
+
+
+# The statute's quoted words (to their end, or the file's), a comment, or a `;`, `{` or `}`.
+_MARKS = re.compile(r'"(?:[^"\\]|\\[\s\S])*"?|#[^\n]*|[;{}]')
+
+
+def _marks(text: str, start: int = 0) -> Iterator[tuple[int, str]]:
+    """Yields each `;`, `{` and `}` of `text` from `start`, with where it is: those inside the
+    statute's words and comments skipped."""
+    for match in _MARKS.finditer(text, start):
+        if match.group() in (";", "{", "}"):
+            yield match.start(), match.group()
 
 
 def _statement_bounds(text: str, position: int) -> tuple[int, int] | None:
     """Returns the span of the declaration or rule around `position`: from just after the
     previous `;`, `{` or `}` to the next `;` (statute words and comments skipped), or None
     when there is nothing left to blank."""
-    boundaries: list[int] = []
-    ends: list[int] = []
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if char == '"':
-            quoted = _QUOTED.match(text, index)
-            index = len(text) if quoted is None else quoted.end()
-            continue
-        if char == "#":
-            newline = text.find("\n", index)
-            index = len(text) if newline < 0 else newline
-            continue
-        if char in ";{}":
-            boundaries.append(index)
-            if char == ";":
-                ends.append(index)
-        index += 1
-    start = max((b + 1 for b in boundaries if b < position), default=0)
+    boundaries = list(_marks(text))
+    ends = [index for index, char in boundaries if char == ";"]
+    start = max((b + 1 for b, _ in boundaries if b < position), default=0)
     end = min((e + 1 for e in ends if e >= position), default=-1)
     if end < 0 or not text[start:end].strip():
         return None
