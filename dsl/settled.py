@@ -13,11 +13,12 @@ declarations already say.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
 from . import ast
+from .checker import walk
+from .wording import placements
 
 _PRESERVING = ("min", "max", "floor", "ceil")
 
@@ -36,36 +37,16 @@ def findings(statute: ast.Statute) -> list[SettledFinding]:
     """Returns each comparison of a rule, a case or an exception that the declarations settle
     (see the module's docstring), in encoding order."""
     found = []
-    for name, clause, expressions in _placed(statute):
-        for expr in expressions:
-            for compare in _comparisons(expr):
-                finding = _settled(statute, name, clause, compare)
-                if finding is not None:
-                    found.append(finding)
+    for placed in placements(statute):
+        if placed.is_property:
+            continue
+        for expr in placed.expressions:
+            for node in walk(expr):
+                if isinstance(node, ast.Compare):
+                    finding = _settled(statute, placed.name, placed.clause, node)
+                    if finding is not None:
+                        found.append(finding)
     return sorted(found, key=lambda f: (f.span.line, f.span.column))
-
-
-def _placed(
-    statute: ast.Statute,
-) -> Iterator[tuple[str, ast.Clause, tuple[ast.Expr | None, ...]]]:
-    for definition in statute.definitions.values():
-        if isinstance(definition, ast.Rule):
-            yield definition.name, definition.clause, (definition.expr, definition.condition)
-        elif isinstance(definition, ast.Cases):
-            yield definition.name, definition.clause, (definition.otherwise,)
-            for case in definition.cases:
-                yield definition.name, case.clause, (case.expr, case.condition)
-    for exception in statute.exceptions:
-        yield exception.name, exception.clause, (exception.expr, exception.condition)
-
-
-def _comparisons(expr: ast.Expr | None) -> Iterator[ast.Compare]:
-    if expr is None:
-        return
-    if isinstance(expr, ast.Compare):
-        yield expr
-    for child in ast.children(expr):
-        yield from _comparisons(child)
 
 
 def _settled(

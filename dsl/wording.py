@@ -299,7 +299,9 @@ def polarised(expr: ast.Expr | None, negated: bool = False) -> Iterator[tuple[as
         yield from polarised(expr.condition, negated)
 
 
-def _placed(statute: ast.Statute) -> Iterator[_Placed]:
+def placements(statute: ast.Statute) -> Iterator[_Placed]:
+    """Yields every rule, `cases` fallback, case, exception and invariant with its name, its
+    clause, its marks and readings, and the expressions it computes or states."""
     for definition in statute.definitions.values():
         if isinstance(definition, ast.Rule):
             expressions: tuple[ast.Expr | None, ...] = (definition.expr, definition.condition)
@@ -355,7 +357,7 @@ def findings(statute: ast.Statute) -> list[Finding]:
     negative: dict[int, bool] = {}
     counted: dict[int, list[Step]] = {}
     amounts: dict[int, list[PerStep]] = {}
-    for placed in _placed(statute):
+    for placed in placements(statute):
         key = id(placed.clause)
         if key not in words:
             words[key] = occurrences(placed.clause.words)
