@@ -203,15 +203,9 @@ class _Builder:
             if skipped is not None:
                 return skipped
         if at_line_start and indent >= 0 and len(indents) > 1 and indent < max(indents):
-            for depth in range(len(levels) - 1, -1, -1):
-                level = levels[depth].reading
-                assert level is not None
-                if levels[depth].indent != indent:
-                    continue
-                for kind, value in candidates:
-                    if kind == level[0] and value > level[1]:
-                        self._chosen = (kind, value)
-                        return depth
+            skipped = self._after_skipped(candidates, levels, at_indent=indent)
+            if skipped is not None:
+                return skipped
         for depth in range(len(levels) - 1, -1, -1):
             level = levels[depth].reading
             assert level is not None
@@ -240,14 +234,21 @@ class _Builder:
         return len(levels)
 
     def _after_skipped(
-        self, candidates: list[Reading], levels: list[Node], choose: bool = True
+        self,
+        candidates: list[Reading],
+        levels: list[Node],
+        choose: bool = True,
+        at_indent: int | None = None,
     ) -> int | None:
-        """Returns the depth of the deepest open level a reading of the label comes after,
-        labels skipped in between ((i) after (d): a letter), and chooses that reading when
-        `choose`; None when there is none."""
+        """Returns the depth of the deepest open level (of those whose label stands at column
+        `at_indent`, when given) a reading of the label comes after, labels skipped in between
+        ((i) after (d): a letter), and chooses that reading when `choose`; None when there is
+        none."""
         for depth in range(len(levels) - 1, -1, -1):
             level = levels[depth].reading
             assert level is not None
+            if at_indent is not None and levels[depth].indent != at_indent:
+                continue
             for kind, value in candidates:
                 if kind == level[0] and value > level[1]:
                     if choose:
