@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import ast, dates
-from .coverage import NOT_YET_ENCODED
+from .coverage import COMPUTING, NOT_YET_ENCODED
 from .errors import Diagnostic, diagnostic_at, line_column
 from .reserved import RESERVED_KEYS
 from .suggest import closest
@@ -1376,10 +1376,7 @@ class _Checker:
             if not clause.path:
                 continue
             self.check_authorised(clause)
-            has_rules = any(
-                isinstance(i, ast.Rule | ast.Cases | ast.Case | ast.ExceptionRule | ast.Invariant)
-                for i in clause.items
-            )
+            has_rules = any(isinstance(i, (*COMPUTING, ast.Invariant)) for i in clause.items)
             if has_rules or clause.children:
                 continue
             unmarked = [t for t in clause.texts if t.mark is None]
@@ -1398,11 +1395,7 @@ class _Checker:
         to authorise it."""
         if not clause.texts or any(t.mark is None for t in clause.texts):
             return
-        items = [
-            item
-            for item in clause.items
-            if isinstance(item, ast.Rule | ast.Cases | ast.Case | ast.ExceptionRule)
-        ]
+        items = [item for item in clause.items if isinstance(item, COMPUTING)]
         if not items:
             return
         marks = " and ".join(dict.fromkeys((t.mark or "").replace("_", " ") for t in clause.texts))

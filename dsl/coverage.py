@@ -27,6 +27,10 @@ STATUSES = (
 )
 
 
+# What computes a value in a clause: its rules, `cases`, cases, exceptions and totals.
+COMPUTING = (ast.Rule, ast.Cases, ast.Case, ast.ExceptionRule, ast.Total)
+
+
 @dataclass(frozen=True)
 class ClauseCoverage:
     """How one clause is accounted for."""
@@ -41,12 +45,7 @@ def clause_coverage(clause: ast.Clause) -> ClauseCoverage:
     """Returns how a clause is accounted for (see the module docstring)."""
     rules = tuple(
         dict.fromkeys(
-            item.name
-            for item in clause.items
-            if isinstance(
-                item,
-                ast.Rule | ast.Cases | ast.Case | ast.ExceptionRule | ast.Invariant | ast.Total,
-            )
+            item.name for item in clause.items if isinstance(item, (*COMPUTING, ast.Invariant))
         )
     )
     marks = tuple(

@@ -90,8 +90,9 @@ def site(
 
     statute = load_statute(encoding)
     encoding_file = encoding_path(encoding)
-    if cases is None and cases_beside(encoding_file).is_file():
-        cases = str(cases_beside(encoding_file))  # the encoding's own, as `lextrace test` runs
+    beside = cases_beside(encoding_file)
+    if cases is None and beside.is_file():
+        cases = str(beside)  # the encoding's own, as `lextrace test` runs
     drafts = _drafts(Path(amendments)) if amendments else ()
     for _, draft in drafts:
         load_statute(draft)  # a broken draft is bad input, reported before anything is built

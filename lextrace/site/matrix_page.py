@@ -12,15 +12,12 @@ from __future__ import annotations
 from collections import Counter
 
 from lextrace.dsl import ast
-from lextrace.dsl.coverage import STATUSES, coverage
+from lextrace.dsl.coverage import COMPUTING, STATUSES, coverage
 from lextrace.dsl.obligations import every_invariant
 
 from .context import MATRIX_PAGE, Site, relative
 from .markdown import escape, stacked_table, table
 from .tests_index import read_tests, tests_naming
-
-_COMPUTING = (ast.Rule, ast.Cases, ast.Case, ast.ExceptionRule, ast.Total)
-
 
 def _readings(statute: ast.Statute, item: object) -> tuple[str, ...]:
     """Returns the readings a computing item rests on: its own, and for a case those of its
@@ -47,7 +44,7 @@ def page(site: Site) -> str:
     for item in coverage(statute):
         clause = item.clause
         counts[item.status] += 1
-        computing = [i for i in clause.items if isinstance(i, _COMPUTING)]
+        computing = [i for i in clause.items if isinstance(i, COMPUTING)]
         rules = [f"`{i.name}`" for i in computing]
         checks = [f"`{i.name}`" for i in clause.items if isinstance(i, ast.Invariant)]
         checks += [f"`{m.name}`" for m in statute.monotones if m.clause is clause]

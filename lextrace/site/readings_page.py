@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from lextrace.api import Result
 from lextrace.dsl import ast
+from lextrace.dsl.coverage import COMPUTING
 from lextrace.dsl.reserved import READINGS_KEY
 from lextrace.dsl.trace import display
 from lextrace.dsl.values import Value
@@ -27,9 +28,7 @@ def clauses_touched(statute: ast.Statute, reading_id: str) -> list[ast.Clause]:
         items = [
             i
             for i in clause.items
-            if isinstance(
-                i, ast.Rule | ast.Cases | ast.Case | ast.ExceptionRule | ast.Invariant | ast.Total
-            )
+            if isinstance(i, (*COMPUTING, ast.Invariant))
         ]
         monotones = [m for m in statute.monotones if m.clause is clause]
         if any(reading_id in i.readings for i in [*items, *monotones]):

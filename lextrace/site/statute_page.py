@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from lextrace.dsl import ast, citations
 from lextrace.dsl.checker import walk
-from lextrace.dsl.coverage import clause_coverage
+from lextrace.dsl.coverage import COMPUTING, clause_coverage
 
 from .context import MATRIX_PAGE, STATUTE_PAGE, Site, featured_clause, relative
 from .markdown import code, escape
 from .provenance import section
 
-_ENCODED_ITEMS = ast.Rule | ast.Cases | ast.Case | ast.ExceptionRule | ast.Invariant | ast.Total
+_ENCODED_ITEMS = (*COMPUTING, ast.Invariant)
 
 
 def source_text(statute: ast.Statute, span: ast.Span) -> str:
