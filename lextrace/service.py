@@ -14,7 +14,6 @@ that a slow client or a long evaluation never holds up the others.
 
 from __future__ import annotations
 
-import difflib
 import json
 import logging
 import threading
@@ -33,6 +32,7 @@ from starlette.routing import Route
 
 from .dsl.errors import ScenarioError
 from .dsl.scenario import MAX_SCENARIO_BYTES, inline_lists_only, parse_bytes
+from .dsl.suggest import closest
 
 if TYPE_CHECKING:
     from .api import Result, Statute
@@ -142,14 +142,14 @@ def _parameters(request: Request, *allowed: str) -> None:
     is not silently ignored."""
     for name in request.query_params:
         if name not in allowed:
-            close = difflib.get_close_matches(name, allowed, n=1)
+            close = closest(name, allowed)
             problem: dict[str, str] = {
                 "field": name,
                 "expected": "a parameter of this endpoint: " + ", ".join(allowed),
                 "given": "an unknown parameter",
             }
             if close:
-                problem["hint"] = f"did you mean '{close[0]}'?"
+                problem["hint"] = f"did you mean '{close}'?"
             raise Refused(422, [problem])
 
 
