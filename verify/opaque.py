@@ -32,7 +32,7 @@ class Opaque(Model):
         key = (name, args)
         if key not in self.memo:
             sort = self.real.term(name, args).sort()
-            variable = z3.FreshConst(sort, name)
+            variable = self.new_variable(sort, name)
             self.memo[key] = variable
             self.constraints.extend(self._type_facts(self.statute.definitions[name].type, variable))
         return self.memo[key]
