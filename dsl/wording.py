@@ -30,17 +30,19 @@ from . import ast
 from .errors import quoted
 from .numbers import StatedNumber, stated_number_spans
 
-Kind = TypingLiteral["percent", "money", "fraction", "plain"]
+Kind = TypingLiteral["percent", "money", "fraction", "period", "plain"]
 _KIND_NAMES: dict[Kind, str] = {
     "percent": "a percentage",
     "money": "an amount of money",
     "fraction": "a fraction",
+    "period": "the length of a period",
     "plain": "a plain number",
 }
 _KIND_WRITTEN: dict[Kind, str] = {
     "percent": "a percentage such as 35%",
     "money": "money such as $15",
     "fraction": "a fraction such as 1/3",
+    "period": "a duration such as 12 months",
     "plain": "a plain number",
 }
 ORDERING = ("<", "<=", ">", ">=")
@@ -76,6 +78,10 @@ _AFTER: tuple[tuple[re.Pattern[str], str], ...] = (
 # percentage is 1%, so it is written `1%`).
 _PERCENT = re.compile(r"\s*(?:(?:percentage\s+points?|percent|per\s+cent)\b|%)")
 _DOLLARS = re.compile(r"\s*dollars?\b")
+# A number joined to its unit of time names a period's length ("a 12-month period", "the
+# 3-year average"), not a quantity counted in that unit ("12 weeks of leave", which an encoding
+# may hold as a number of weeks).
+_PERIOD = re.compile(r"-(?:calendar-)?(?:day|week|month|year)\b(?:\s+[a-z]+)?")
 _BETWEEN_LOW = re.compile(r"\bbetween\s+$")
 _BETWEEN_HIGH = re.compile(r"\bbetween\s+\$?\S+(?:\s+(?:percent|per\s+cent))?\s+and\s+$")
 # The negative words that let a comparison be encoded by its negation, once the comparator
@@ -126,8 +132,8 @@ class _Placed:
 
 def stated_units(text: str) -> list[tuple[StatedNumber, Kind, int]]:
     """Returns every number `text` states, with its unit (`kind`: "$1,500" and "1,500 dollars"
-    money, "40 percent" and "40%" a percentage, "one-third" a fraction) and where its words end
-    (after the unit word, when it has one)."""
+    money, "40 percent" and "40%" a percentage, "one-third" a fraction, "12-month" a period's
+    length) and where its words end (after the unit word, when it has one)."""
     lower = text.lower()
     found: list[tuple[StatedNumber, Kind, int]] = []
     for number in stated_number_spans(text):
@@ -138,6 +144,8 @@ def stated_units(text: str) -> list[tuple[StatedNumber, Kind, int]]:
         elif (unit := _PERCENT.match(lower, end) or _DOLLARS.match(lower, end)) is not None:
             kind = "percent" if "dollar" not in unit.group() else "money"
             end = unit.end()
+        elif (period := _PERIOD.match(lower, end)) is not None:
+            kind, end = "period", period.end()
         elif number.in_words and number.value.denominator != 1:
             kind = "fraction"
         found.append((number, kind, end))

@@ -98,6 +98,9 @@ def test_the_words_attach_a_comparator_to_a_number(
         ("one-third or more", Fraction(1, 3), "fraction"),
         ("in excess of 1,000", 1000, "plain"),
         ("ten new jobs", 10, "plain"),
+        ("during any 12-month period", 12, "period"),
+        ("the 3-year average", 3, "period"),
+        ("a total of 12 weeks of leave", 12, "plain"),
     ],
 )
 def test_the_words_attach_a_unit_to_a_number(words: str, value: Fraction | int, kind: str) -> None:
@@ -462,6 +465,23 @@ def test_any_phrase_of_a_number_stated_twice_is_accepted(tmp_path: Path) -> None
 def test_the_same_number_in_the_literals_unit_is_accepted(tmp_path: Path) -> None:
     words = "A credit of $10 when the score exceeds 10."
     assert errors(mini(tmp_path, words, "rule result: money = $10 when score > 10;")) == []
+
+
+def test_a_period_s_length_used_as_a_plain_number_is_refused(tmp_path: Path) -> None:
+    # The words' only 12 is a period's length: a plain 12 in the rule is the wrong number (12
+    # weeks written where the words give 26), as a plain 35 is for "35 percent".
+    words = "A credit of $26 for each of 26 workweeks of leave during a single 12-month period."
+    right = "rule result: money = $26 * min(score, 26);"
+    assert errors(mini(tmp_path, words, right)) == []
+    new = "rule result: money = $26 * min(score, 12);"
+    path = mini(tmp_path, words, new)
+    assert_refused(
+        path, new, "12)", "is a plain number", "the length of a period: “during a single 12-month"
+    )
+    assert "hint: write it as a duration such as 12 months" in errors(path)[0]
+    # Where the words also state the number bare, a plain literal may be either.
+    words = "A credit of $26 for each of 12 workweeks of leave during a single 12-month period."
+    assert errors(mini(tmp_path, words, new)) == []
 
 
 def test_the_bundled_statute_parses_to_the_occurrences_the_check_reads() -> None:
