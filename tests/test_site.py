@@ -130,6 +130,12 @@ def test_every_example_has_a_page_with_linked_citations(site: Site) -> None:
     assert [example.stem for example in site.examples][: len(stems)] == stems
     by_stem = {example.stem: example for example in site.examples}
     assert by_stem["distressed-manufacturer"].expected is not None
+    # Its page says both where its scenario is and which case it is, by name.
+    said = example_pages.origin(site, by_stem["distressed-manufacturer"])
+    assert "Scenario file `examples/distressed-manufacturer.json`" in said, said
+    assert re.search(
+        r"It is case “[^”]+” of the cases file `statute/nj-34-1b-343.cases.yaml`", said
+    )
     assert "labor-harmony-business-wide-under-i8-covered-jobs" in by_stem
     assert not any(stem.endswith("-2") for stem in by_stem)
     page = example_pages.example_page(site, site.examples[0])

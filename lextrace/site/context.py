@@ -80,6 +80,8 @@ class Example:
     name: str = ""
     expected: dict[str, object] | None = None
     source: Path | None = None  # the cases file of a case
+    # The name of the case whose scenario is this scenario file's (its page shows both).
+    case: str = ""
 
     @property
     def title(self) -> str:
@@ -186,7 +188,7 @@ class Site:
                 same = by_scenario.get(_canonical(case.scenario))
                 if same is not None and found[same].expected is None:
                     found[same] = dataclasses.replace(
-                        found[same], expected=case.expect, source=self.cases
+                        found[same], expected=case.expect, source=self.cases, case=case.name
                     )
                     continue
                 stem = slug(case.name)

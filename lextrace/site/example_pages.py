@@ -25,14 +25,17 @@ from .markdown import escape, table
 def origin(site: Site, example: Example) -> str:
     """Returns where an example comes from and how to reproduce it, in a sentence's words."""
     shown = site.shown(example.path)
-    if example.expected is None:
-        return (
-            f"Scenario file `{shown}`. Reproduce it with `lextrace explain {shown}`"
-            + ("" if site.default_encoding else f" --encoding {site.shown(site.encoding)}")
-            + "."
-        )
     cases = site.shown(example.source or example.path)
-    return f"Case “{escape(example.name)}” of the cases file `{cases}`."
+    if example.expected is not None and not example.case:
+        return f"Case “{escape(example.name)}” of the cases file `{cases}`."
+    sentence = (
+        f"Scenario file `{shown}`. Reproduce it with `lextrace explain {shown}`"
+        + ("" if site.default_encoding else f" --encoding {site.shown(site.encoding)}")
+        + "."
+    )
+    if example.case:
+        sentence += f" It is case “{escape(example.case)}” of the cases file `{cases}`."
+    return sentence
 
 
 def expectations(site: Site, example: Example) -> str:

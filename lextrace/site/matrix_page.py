@@ -19,6 +19,7 @@ from .context import MATRIX_PAGE, Site, relative
 from .markdown import escape, stacked_table, table
 from .tests_index import read_tests, tests_naming
 
+
 def _readings(statute: ast.Statute, item: object) -> tuple[str, ...]:
     """Returns the readings a computing item rests on: its own, and for a case those of its
     `cases` declaration (which decides how its cases combine)."""

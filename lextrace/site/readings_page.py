@@ -25,11 +25,7 @@ def clauses_touched(statute: ast.Statute, reading_id: str) -> list[ast.Clause]:
     """Returns the clauses whose rules, cases or checks rest on a reading, in document order."""
     touched: list[ast.Clause] = []
     for clause in statute.clauses:
-        items = [
-            i
-            for i in clause.items
-            if isinstance(i, (*COMPUTING, ast.Invariant))
-        ]
+        items = [i for i in clause.items if isinstance(i, (*COMPUTING, ast.Invariant))]
         monotones = [m for m in statute.monotones if m.clause is clause]
         if any(reading_id in i.readings for i in [*items, *monotones]):
             touched.append(clause)
