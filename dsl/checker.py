@@ -221,6 +221,8 @@ class _Checker:
         self.stated: dict[int, set[Fraction]] = {}
         # The names offered for a misspelt one: the input meant is not "never used".
         self.suggested: set[str] = set()
+        # The date differences (`later - earlier`): durations counted in days.
+        self.between_dates: set[int] = set()
         for type_ in statute.declared_types:
             self._note_members(type_)
 
@@ -671,6 +673,7 @@ class _Checker:
             if op == "+" and left == ast.DURATION and right == ast.DATE:
                 return ast.DATE
             if op == "-" and left == ast.DATE and right == ast.DATE:
+                self.between_dates.add(id(expr))
                 return ast.DURATION
             if left == ast.DURATION and right == ast.DURATION:
                 return ast.DURATION
@@ -689,6 +692,43 @@ class _Checker:
             clause,
             hint=hint,
         )
+        return None
+
+    def check_duration_units(self, expr: ast.Compare, clause: ast.Clause | None) -> None:
+        """Reports a comparison of a duration counted in days with one counted in months,
+        each as its form says (`later - earlier` in days, `12 months` in months): whether a
+        month is more than 30 days depends on the month, so no scenario could be decided.
+        Durations whose unit only a scenario says are left to the evaluator and `verify`."""
+        units = self._counted_in(expr.left), self._counted_in(expr.right)
+        if None in units or units[0] == units[1]:
+            return
+        between = {id(expr.left), id(expr.right)} & self.between_dates
+        self.report(
+            expr.span,
+            "cannot compare a duration in days with one in months: whether a month is more "
+            "than 30 days depends on the month",
+            clause,
+            hint="add the months to the earlier date and compare the dates: "
+            "later >= earlier + 12 months"
+            if between
+            else "write both durations in days, or both in months or years",
+        )
+
+    def _counted_in(self, expr: ast.Expr) -> str | None:
+        """Returns "days" or "months" when the form of a duration expression says which it is
+        counted in (a literal's unit, a date difference, a sum or difference of such), else
+        None."""
+        from .numbers import unit_word
+
+        if isinstance(expr, ast.Literal) and expr.unit == "duration":
+            return "months" if unit_word(expr.duration_unit) in ("month", "year") else "days"
+        if id(expr) in self.between_dates:
+            return "days"
+        if isinstance(expr, ast.Neg):
+            return self._counted_in(expr.operand)
+        if isinstance(expr, ast.BinOp) and expr.op in "+-":
+            left, right = self._counted_in(expr.left), self._counted_in(expr.right)
+            return left if left == right else None
         return None
 
     def infer_comparison(
@@ -724,6 +764,8 @@ class _Checker:
                     clause,
                     hint="a date compares with a date, a duration with a duration (30 days)",
                 )
+            elif left == ast.DURATION:
+                self.check_duration_units(expr, clause)
             return
         if left == ast.BOOL or right == ast.BOOL:
             if left != right or expr.op not in ("=", "!="):

@@ -233,6 +233,9 @@ section 1. "T." {{
         ("rule r: date = start + 2 years;", "the duration 2 years in 'r' is not stated"),
         ("rule r: bool = start > 2024-02-01;", "the date 2024-02-01 in 'r' is not stated"),
         ("rule r: date = 2024-02-30;", "2024-02-30 is not a date of the calendar"),
+        # A date difference counts days; whether 1 month is more than 30 days depends on it.
+        ("rule r: bool = end - start >= 1 month;", "cannot compare a duration in days with one"),
+        ("rule r: bool = 1 month < 30 days;", "cannot compare a duration in days with one in"),
     ],
 )
 def test_the_checker_refuses_bad_date_arithmetic_at_its_position(
