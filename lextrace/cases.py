@@ -38,7 +38,14 @@ from .api import Result, Statute
 from .dsl import ast, dates
 from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
-from .dsl.scenario import ExactNumber, kind_of, parse_text, read_exact, read_scenario_file
+from .dsl.scenario import (
+    RESERVED_KEYS,
+    ExactNumber,
+    kind_of,
+    parse_text,
+    read_exact,
+    read_scenario_file,
+)
 from .dsl.values import Value, cents_string, exact_string, to_cents
 
 if TYPE_CHECKING:
@@ -528,6 +535,7 @@ def bind(cases: CasesFile, statute: Statute) -> list[BoundCase]:
                     f"an option of {reading_id} ({', '.join(options)})",
                     f'"{option}"{_suggest(option, options)}',
                 )
+        _check_fields(reader, case, statute, label)
         expected = []
         for result, written in (case.expect or {}).items():
             where = (*case.path, "expect", result)
@@ -553,6 +561,31 @@ def bind(cases: CasesFile, statute: Statute) -> list[BoundCase]:
     if reader.problems:
         raise CasesError(reader.problems)
     return bound
+
+
+def _check_fields(reader: _Reader, case: Case, statute: Statute, label: str) -> None:
+    """Notes each field of an inline scenario that is not an input of the encoding (a
+    misspelt name, which would make a refusal case pass for the wrong reason), unless the case
+    expects that refusal and names the field in its `refuse` words."""
+    if not isinstance(case.scenario, Mapping):
+        return
+    inputs = list(statute.ast.inputs)
+    periods = statute.ast.periods
+    for name in case.scenario:
+        if not isinstance(name, str) or name in statute.ast.inputs or name in RESERVED_KEYS:
+            continue
+        if periods is not None and name == periods.name:
+            continue
+        if case.refuse is not None and any(name in words for words in case.refuse):
+            continue
+        reader.problem(
+            (*case.path, "scenario", name),
+            f"{label}: scenario.{name}",
+            f"an input of {statute.name} (a refusal case that tests an unknown field names it "
+            "in its refuse words)",
+            f"'{name}'{_suggest(name, inputs)}",
+            key=True,
+        )
 
 
 def _written(value: object) -> str:

@@ -304,6 +304,15 @@ BAD = [
         ],
     ),
     (
+        # A misspelt field would make a refusal case pass for the wrong reason.
+        "unknown-field",
+        "cases:\n  - name: a\n    scenario: {new_jobs: -1, retained_jobz: 3}\n    refuse: []\n",
+        [
+            ":3:30: case 'a': scenario.retained_jobz: expected an input of N.J.S.A. 34:1B-343",
+            "given 'retained_jobz' (did you mean 'retained_jobs'?)",
+        ],
+    ),
+    (
         "malformed-money",
         "cases:\n  - name: a\n    scenario: {new_jobs: 1}\n    expect:\n"
         "      per_job_new: 42.5.0\n      annual_credit: '1.001'\n      area_tier: b9\n",
@@ -474,3 +483,14 @@ def test_the_problems_of_a_cases_file_come_in_the_order_of_the_file(tmp_path: Pa
         if line.startswith(str(cases) + ":")
     ]
     assert len(positions) >= 3 and positions == sorted(positions), done.stderr
+
+
+def test_a_refusal_case_may_test_an_unknown_field_by_naming_it(tmp_path: Path) -> None:
+    cases = write(
+        tmp_path,
+        "cases:\n  - name: a misspelt field is refused\n"
+        "    scenario: {new_jobs: 12, retained_jobz: 3}\n    refuse: [retained_jobz]\n",
+    )
+    completed = run("test", str(cases))
+    assert completed.returncode == exits.OK, completed.stdout + completed.stderr
+    assert "ok    a misspelt field is refused" in completed.stdout
