@@ -604,11 +604,16 @@ def _write_lines(lines: Iterator[str], output: str | None) -> None:
     help="The official text to compare with (default: the one the encoding names).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print problems only.")
-@click.option("--strict", is_flag=True, help="Treat every warning as an error.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Treat every warning as an error, and every clause not yet encoded too.",
+)
 def check(encoding: str | None, official: str | None, quiet: bool, strict: bool) -> None:
     """Parse the encoding, check it statically and prove its text equals the official text.
 
-    Exit 0 when it is usable (warnings aside, unless --strict), 2 when it is not.
+    Exit 0 when it is usable (warnings and clauses not yet encoded aside, unless --strict), 2
+    when it is not.
     """
     from .api import encoding_path
     from .dsl.coverage import NOT_YET_ENCODED, STATUSES, coverage, summary
@@ -626,11 +631,20 @@ def check(encoding: str | None, official: str | None, quiet: bool, strict: bool)
     if strict and analysis.warnings:
         count = len(analysis.warnings)
         raise BadInput(f"{path}: {count} warning{'s' if count != 1 else ''} (--strict)")
+    statute = analysis.statute
+    clauses = coverage(statute)
+    if strict:
+        # A finished encoding accounts for every clause: a draft's to-do is no pass.
+        todo = [statute.citation(c.clause) for c in clauses if c.status == NOT_YET_ENCODED]
+        if todo:
+            shown = ", ".join(todo[:5]) + (f" and {len(todo) - 5} more" if len(todo) > 5 else "")
+            raise BadInput(
+                f"{path}: {len(todo)} clause{'s' if len(todo) != 1 else ''} {NOT_YET_ENCODED} "
+                f"(--strict): {shown}"
+            )
     if quiet:
         return
-    statute = analysis.statute
     counts = summary(statute)
-    clauses = coverage(statute)
     click.echo(
         f"{path}: {statute.name} is well formed and carries its official text "
         f"({analysis.official_path}) word for word."

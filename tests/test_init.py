@@ -257,6 +257,12 @@ def test_check_and_the_matrix_count_no_clause_encoded(
     out = capsys.readouterr().out
     assert "4 clauses: 0 encoded, 4 not yet encoded" in out
     assert "26 U.S.C.(c)(1)(A): not yet encoded" in out
+    # A draft is usable, not finished: --strict insists that every clause is accounted for,
+    # and verify proves nothing of it.
+    assert main(["check", "--strict", "-e", str(written)]) == exits.BAD_INPUT
+    assert "4 clauses not yet encoded (--strict): 26 U.S.C.(c)" in capsys.readouterr().err
+    assert main(["verify", "-e", str(written)]) == exits.FAILED
+    assert "0 checks of 26 U.S.C.: nothing is proved" in capsys.readouterr().out
     page = matrix_page.page(Site(tmp_path, load_statute(written)))  # no examples, no tests
     assert "| encoded | 0 |" in page
     assert "| not yet encoded | 4 |" in page

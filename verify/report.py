@@ -67,8 +67,8 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        """True when every check passed."""
-        return not self.failures
+        """True when there are checks and every one passed: a run with none proves nothing."""
+        return bool(self.outcomes) and not self.failures
 
     def counts(self) -> dict[str, int]:
         """Returns how many checks ended with each status."""
@@ -208,6 +208,14 @@ def render_text(report: Report, verbose: bool = False) -> str:
                     + ", ".join(f"{k}={v}" for k, v in outcome.readings.items())
                 )
     counts = report.counts()
+    if not counts:
+        lines.append(
+            f"0 checks of {report.statute.name}: nothing is proved. The encoding states no "
+            "invariant or monotone property, and no rule of it carries an obligation (a cap "
+            "the words set, a division, a date computed, the least of a list that may be "
+            "empty); state what the statute promises as invariants (docs/proofs.md)"
+        )
+        return "\n".join(lines)
     summary = ", ".join(f"{counts[s]} {s}" for s in sorted(counts))
     lines.append(
         f"{len(report.outcomes)} checks of {report.statute.name}: {summary} "
