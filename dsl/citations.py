@@ -2,7 +2,8 @@
 
 A clause may be cited as the statute's pages name it (`(c)(1)`, `section 1(b)`, `§ 132(c)`) or
 by its full citation in the statute's declared style (`Plain Relief Act § 1(b)`). In an
-encoding of one section its labels alone (`(c)(1)`) name it too.
+encoding of one section its labels alone (`(c)(1)`) name it too. "section 1(b)" and "§ 1(b)"
+name the same clause.
 """
 
 from __future__ import annotations
@@ -18,8 +19,22 @@ def spellings(statute: ast.Statute) -> dict[str, ast.Clause]:
     for clause in statute.clauses:
         for spelling in (statute.citation(clause), clause.own_citation, clause.short_citation):
             if spelling:
-                found.setdefault(ast.folded(spelling), clause)
+                for alias in _section_signs(ast.folded(spelling)):
+                    found.setdefault(alias, clause)
     return found
+
+
+_SECTION_WORDS = ("section ", "§ ")
+
+
+def _section_signs(spelling: str) -> list[str]:
+    """Returns a citation and, when it opens with "section " or "§ ", the same with the other
+    (`§ 2611(2)` names what `lextrace init` headed `section 2611`)."""
+    for word in _SECTION_WORDS:
+        if spelling.startswith(word):
+            rest = spelling[len(word) :]
+            return [spelling, *(other + rest for other in _SECTION_WORDS if other != word)]
+    return [spelling]
 
 
 def resolve(statute: ast.Statute, citation: str) -> ast.Clause | None:

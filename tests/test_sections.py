@@ -51,6 +51,14 @@ def test_each_section_has_its_clauses_citations_and_anchors() -> None:
     assert statute.definitions["relief"].clause.section is statute.sections[1]
 
 
+def test_section_and_the_section_sign_name_the_same_clause() -> None:
+    statute = load_statute(RELIEF).ast
+    clause = citations.resolve(statute, "section 1(b)")
+    assert clause is not None
+    assert citations.resolve(statute, "§ 1(b)") is clause
+    assert citations.resolve(statute, "§ 9(b)") is None
+
+
 def test_a_statute_of_one_section_keeps_its_short_citations() -> None:
     statute = load_statute(OTHER / "fringe.lex").ast
     assert len(statute.sections) == 1
