@@ -147,6 +147,14 @@ def _syntax_diagnostic(error: UnexpectedInput, path: str, source: str) -> Diagno
             "a passage of words inside a clause takes no braces: write its rules after it, "
             "inside the clause's own braces"
         )
+    if token.value == "," and token.start_pos is not None:
+        grouped = _GROUPED_DIGITS.match(source, _digits_start(source, token.start_pos))
+        if grouped is not None and "$" not in source[max(0, grouped.start() - 1) : grouped.start()]:
+            # "1,250 hours": only money is written with a thousands separator.
+            hint = (
+                f"a plain number has no thousands separator: write "
+                f"{grouped.group().replace(',', '')} (money keeps it: $1,250)"
+            )
     return Diagnostic(
         path,
         line,
@@ -156,6 +164,17 @@ def _syntax_diagnostic(error: UnexpectedInput, path: str, source: str) -> Diagno
         hint=hint,
         width=max(1, min(len(token.value), 40)),
     )
+
+
+_GROUPED_DIGITS = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,])")
+
+
+def _digits_start(source: str, position: int) -> int:
+    """Returns where the run of digits that ends just before `position` starts."""
+    start = position
+    while start > 0 and source[start - 1].isdigit():
+        start -= 1
+    return start
 
 
 _AGGREGATE_BEFORE = re.compile(r"\b(\w+ of) [\w(][^;]*$")

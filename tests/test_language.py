@@ -137,6 +137,18 @@ def test_syntax_error_names_line_column_and_expectation() -> None:
     assert rendered.splitlines()[2].endswith("^")
 
 
+def test_a_plain_number_with_a_thousands_separator_gets_the_digits_to_write() -> None:
+    source = (
+        'statute "X" official "x.txt"\nsection 1. {\n a. "words" {\n'
+        "  rule x: bool = hours > 1,250;\n }\n}\n"
+    )
+    with pytest.raises(EncodingError) as caught:
+        parse_encoding(source, "bad.lex")
+    rendered = caught.value.render()
+    assert rendered.startswith("bad.lex:4:27: error: unexpected ','"), rendered
+    assert "hint: a plain number has no thousands separator: write 1250" in rendered
+
+
 def test_truncated_file_is_reported_at_its_end() -> None:
     with pytest.raises(EncodingError) as caught:
         parse_encoding('statute "X"\nsection 1. {\n a. "w" {', "cut.lex")
