@@ -284,8 +284,11 @@ class Narrator:
         written = self.trace.source_of(expr)
         result = display(step.definition.type, step.value)
         if isinstance(expr, ast.Literal):
-            # Zero is what a rule gives where the words award nothing: no words state it.
-            return result if expr.value == 0 else f"the amount stated, {result}"
+            # Zero is what a rule gives where the words award nothing: no words state it; and
+            # only a number or an amount is "an amount".
+            if expr.value == 0 or expr.unit not in ("money", "number", "percent"):
+                return result
+            return f"the amount stated, {result}"
         if isinstance(expr, ast.Ref) and self.type_of(expr, step) is None:
             return f"{written}"
         substituted = self.substituted(expr, step)
