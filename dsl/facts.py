@@ -387,7 +387,8 @@ class _Check:
                     f"input '{declared.name}' declares no phrases: the facts check cannot tell "
                     "whether the clauses whose rules read it name it",
                     None,
-                    hint='add the words that name it: named "..."',
+                    hint='add the words that name it: named "..."; or, where a clause reads it '
+                    f'without naming it, mark that use: reads {declared.name} "why"',
                     severity="warning",
                 )
 

@@ -191,6 +191,7 @@ def test_an_input_without_phrases_is_a_warning_once_others_declare_some(
     assert warning.severity == "warning"
     assert (warning.line, warning.column) == position(variant, "small_business:")
     assert warning.message.startswith("input 'small_business' declares no phrases")
+    assert warning.hint is not None and 'reads small_business "why"' in warning.hint
 
 
 def test_an_encoding_that_names_no_fact_is_not_warned() -> None:
