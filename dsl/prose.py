@@ -10,6 +10,7 @@ evaluator itself, so the numbers in a sentence are the evaluator's numbers.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -164,6 +165,12 @@ class Narrator:
 
     def _operand(self, expr: ast.Expr, step: Step) -> str:
         text = self.substituted(expr, step)
+        if isinstance(expr, ast.BinOp):
+            value = self.value(expr, step)
+            if isinstance(value, datetime.date):
+                # The date a duration leads to is where the calendar's rounding shows (29
+                # February plus a year): it is shown, not left to the reader.
+                return f"({text} = {display(ast.DATE, value)})"
         compound = ast.BinOp | ast.Compare | ast.BoolOp | ast.If
         return f"({text})" if isinstance(expr, compound) else text
 

@@ -127,6 +127,17 @@ def test_the_site_prose_and_the_scenario_contract_speak_of_dates() -> None:
     assert found["admitted"].constraints == "at least 1900-01-01; at most 2100-12-31"
 
 
+def test_the_prose_shows_the_date_a_duration_leads_to(tmp_path: Path) -> None:
+    from lextrace.dsl.prose import Narrator
+
+    statute = load_statute(write_encoding(tmp_path, "rule r: bool = end >= start + 1 month;"))
+    result = statute.evaluate({"start": "2024-01-15", "end": "2024-02-14"}, trace=True)
+    assert result.trace is not None
+    (step,) = result.trace.steps
+    text = Narrator(result.trace).explain(step).text
+    assert "2024-02-14 >= (2024-01-15 + 1 month = 2024-02-15)" in text, text
+
+
 def test_the_ast_with_dates_survives_the_cache_round_trip() -> None:
     statute = load(RESIDENCE)
     again = cache.load_dump(cache.dump(statute))
