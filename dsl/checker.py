@@ -1635,6 +1635,34 @@ class _Checker:
                     f"'{total.summed}' is {summed.type}",
                     total.clause,
                 )
+            else:
+                self.check_total_sums_its_rule(total)
+
+    def check_total_sums_its_rule(self, total: ast.Total) -> None:
+        """Warns of a total that sums a result its own one-period rule does not read: the
+        period form and the one-period form then add up different amounts (summing the amount
+        before a limit, where the rule multiplies the limited one)."""
+        own = self.statute.definitions.get(total.name)
+        if not isinstance(own, ast.Rule):
+            return
+        read = {
+            node.name
+            for expr in (own.expr, own.condition)
+            for node in walk(expr)
+            if isinstance(node, ast.Ref | ast.Call)
+        }
+        if total.summed in read:
+            return
+        from_results = sorted(name for name in read if name in self.statute.result_names)
+        self.report(
+            total.span,
+            f"total '{total.name}' sums '{total.summed}', which its rule for one period does "
+            f"not read (it reads {', '.join(from_results or sorted(read)) or 'no definition'})",
+            total.clause,
+            hint=f"sum the result the rule of '{total.name}' is made of, or make that rule read "
+            f"'{total.summed}'",
+            severity="warning",
+        )
 
     def check_invariants(self) -> None:
         names: dict[str, ast.Span] = {}

@@ -359,6 +359,18 @@ def test_a_total_must_name_results_and_the_periods(
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
         assert main(["check", "-e", str(path)]) == exits.BAD_INPUT
         assert words in capsys.readouterr().err
+    # A result its one-period rule does not read: the two forms add up different amounts.
+    other = text.replace("results paid, all_paid;", "results paid, all_paid, doubled;").replace(
+        "  rule all_paid: money = paid;\n",
+        "  rule all_paid: money = paid;\n  rule doubled: money = paid * 2;\n",
+    )
+    path.write_text(other.replace("sum of paid", "sum of doubled"), encoding="utf-8")
+    assert main(["check", "--strict", "-e", str(path)]) == exits.BAD_INPUT
+    err = capsys.readouterr().err
+    assert "total 'all_paid' sums 'doubled', which its rule for one period does not read" in err
+    path.write_text(other, encoding="utf-8")
+    main(["check", "-e", str(path)])
+    assert "sums 'paid'" not in capsys.readouterr().err
 
 
 @settings(max_examples=40, deadline=None)
