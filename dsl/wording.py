@@ -423,8 +423,9 @@ def _unit_finding(
     kind = literal_kind(literal)
     if not same or any(o.kind == kind for o in same):
         return None
-    # Words that state the number bare ("in excess of 1,000") do not say its unit.
-    if kind != "plain" and any(o.kind == "plain" for o in same):
+    # Words that state a number bare ("in excess of 1,000") may leave money unsaid; a bare 50
+    # is never 50% (0.5), nor 1/3 a bare 1.
+    if kind in ("money", "fraction") and any(o.kind == "plain" for o in same):
         return None
     wanted = same[0].kind
     quoted = _quoted(o for o in same if o.kind == wanted)

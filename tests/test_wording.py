@@ -146,6 +146,13 @@ MISTAKES = [
         id="literal-on-the-left",
     ),
     pytest.param(
+        "$1,000 when mri_distress_score > 50",
+        "$1,000 when mri_distress_score > 50%",
+        "50%",
+        ("the number 50% in 'distress_score_bonus' is a percentage", "“greater than 50”"),
+        id="bare-number-as-percentage",
+    ),
+    pytest.param(
         "when onsite_renewable_share >= 50%",
         "when onsite_renewable_share > 50%",
         "50%",
