@@ -913,10 +913,15 @@ class _Checker:
                         else None
                     )
                     if what is not None:  # an unknown name is reported where it is typed
+                        nowhere = (
+                            f', and no clause of this encoding is cited "{cited.text}"'
+                            if citations.resolve(statute, cited.text) is None
+                            else ""
+                        )
                         self.report(
                             node.span,
                             f"'{node.name}' is {what}: only a rule or a 'cases' definition "
-                            "sits under a citation",
+                            f"sits under a citation{nowhere}",
                             home,
                             hint=f"write {node.name} without 'under'",
                         )

@@ -129,6 +129,15 @@ def _variant(tmp_path: Path, old: str, new: str) -> Path:
             ["'income' is an input, a fact of the scenario", "without 'under'"],
         ),
         (
+            "min(relief_before_limit, $500)",
+            'min(relief_before_limit + income under "section 9", $500)',
+            "29:52",
+            [
+                "'income' is an input, a fact of the scenario: only a rule or a 'cases' definition"
+                ' sits under a citation, and no clause of this encoding is cited "section 9"'
+            ],
+        ),
+        (
             "section 2. ",
             "section 1. ",
             "22:1",
@@ -141,7 +150,15 @@ def _variant(tmp_path: Path, old: str, new: str) -> Path:
             ["an encoding of several sections needs a citation style naming {section}"],
         ),
     ],
-    ids=["uncited", "no-such-clause", "not-there", "input", "same-number", "no-section-in-cite"],
+    ids=[
+        "uncited",
+        "no-such-clause",
+        "not-there",
+        "input",
+        "input-under-no-clause",
+        "same-number",
+        "no-section-in-cite",
+    ],
 )
 def test_bad_cross_references_and_sections_are_refused_where_they_are_written(
     tmp_path: Path,
