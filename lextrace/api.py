@@ -18,6 +18,7 @@ import hashlib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,30 @@ class Result(Serialised):
 
     def __getitem__(self, key: str) -> Value:
         return self.values[key]
+
+    def amount(self, key: str) -> Fraction:
+        """Returns the exact value of a result that is money, a number, a share or a count
+        (money in dollars, unrounded: `to_dict` rounds it to the cent), typed for a caller's
+        type checker. Raises KeyError for no such result, TypeError for a result of another
+        type (a yes or no, an enum member, a date) and ValueError for one left without value."""
+        value = self.values[key]
+        kind = self.statute.definitions[key].type.kind
+        if kind not in ("money", "number", "share", "count"):
+            raise TypeError(f"result '{key}' is {self.statute.definitions[key].type}, not a number")
+        if value is None:
+            raise ValueError(f"result '{key}' has no value in this scenario")
+        assert isinstance(value, int | Fraction)
+        return Fraction(value)
+
+    def flag(self, key: str) -> bool:
+        """Returns a yes-or-no result, typed for a caller's type checker. Raises KeyError for no
+        such result, TypeError for a result of another type."""
+        value = self.values[key]
+        if not isinstance(value, bool):
+            raise TypeError(
+                f"result '{key}' is {self.statute.definitions[key].type}, not yes or no"
+            )
+        return value
 
     def to_dict(self, include_trace: bool | None = None) -> dict[str, object]:
         """Returns the result as the JSON object of scenario-format.md (`to_json_text` writes

@@ -107,3 +107,30 @@ def test_mypy_sees_the_package_types(installed: Path, tmp_path: Path) -> None:
     assert completed.returncode == 1
     assert "misuse.py:2: error: Incompatible types in assignment" in completed.stdout
     assert "py.typed" not in completed.stdout
+
+
+def test_amount_and_flag_read_results_typed_and_refuse_other_types(tmp_path: Path) -> None:
+    from fractions import Fraction
+
+    from lextrace import Result, load_statute
+
+    result = load_statute().evaluate_file(ROOT / "examples" / "distressed-manufacturer.json")
+    assert isinstance(result, Result)
+    assert result.amount("per_job_new") == Fraction(4250) == result["per_job_new"]
+    assert type(result.amount("per_job_new")) is Fraction
+    with pytest.raises(TypeError, match="result 'area_tier' is enum"):
+        result.amount("area_tier")
+    with pytest.raises(TypeError, match="not yes or no"):
+        result.flag("per_job_new")
+    with pytest.raises(KeyError):
+        result.amount("no_such_result")
+    (tmp_path / "flag.txt").write_text("1. a. A flag when the wage exceeds $5.\n", "utf-8")
+    (tmp_path / "flag.lex").write_text(
+        'statute "Flag Act 1"\n  title "A flag act"\n  official "flag.txt"\n\n'
+        'input wage: money = $0 "a wage";\n\nresults flag;\n\n'
+        'section 1. {\na. "A flag when the wage exceeds $5." {\n'
+        "  rule flag: bool = wage > $5;\n}\n}\n",
+        "utf-8",
+    )
+    flagged = load_statute(tmp_path / "flag.lex").evaluate({"wage": "6"})
+    assert isinstance(flagged, Result) and flagged.flag("flag") is True

@@ -64,7 +64,7 @@ def total_credit(result: Result | PeriodResult) -> object:
 def main() -> None:
     """Prints each result's credit per new job and total, exact and to the cent."""
     one = from_python()
-    per_job: Fraction | int | object = one["per_job_new"]
+    per_job: Fraction = one.amount("per_job_new")  # exact, typed
     print("from Python:", per_job, total_credit(one))
     for result in from_pandas():
         print("from pandas:", result.to_dict()["annual_credit"], result.from_floats)
