@@ -22,7 +22,13 @@ from .api import Statute
 from .batch_lines import error_record, record
 from .cli import atomic_file, error_problems
 from .columns import json_lines
-from .result_tables import arrow_results, error_message, float_metadata, readings_metadata
+from .result_tables import (
+    MONEY_DIGITS,
+    arrow_results,
+    error_message,
+    float_metadata,
+    readings_metadata,
+)
 from .tables import (
     CHUNK_ROWS,
     EvaluatedChunk,
@@ -62,6 +68,8 @@ def run(
     runner = Runner(statute, selected, chosen, compiled=compiled)
     runner.floats = floats
     runner.trace = trace
+    if output_format != "jsonl":
+        runner.money_digits = MONEY_DIGITS
     readings = json.dumps({rid: selected[rid] for rid in statute.readings_used}, ensure_ascii=False)
     chunks = _chunks(runner, file, input_format, bad_input, keep)
     failures = 0

@@ -22,7 +22,7 @@ from .columns import floats_as_text
 from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
 from .dsl.scenario import FLOATS
-from .result_tables import arrow_results, float_metadata, readings_metadata
+from .result_tables import MONEY_DIGITS, arrow_results, float_metadata, readings_metadata
 from .tables import CHUNK_ROWS, EvaluatedChunk, Runner, table_rows
 
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ def evaluate_many(
             raise ValueError(f"engine='compiled' {NEEDS_NUMBA}")
     selected = statute.select_readings(readings)
     runner = Runner(statute, selected, dict(readings or {}), compiled=engine == "compiled")
+    runner.money_digits = MONEY_DIGITS
     runner.floats = floats
     table = _arrow_input(rows)
     from_floats: list[str] = []
@@ -160,7 +161,12 @@ def _dict_chunks(
             if isinstance(outcome, ScenarioError | EvaluationError):
                 errors[index] = outcome
                 continue
-            for name, cell in runner.cells(outcome).items():
+            cells = runner.cells(outcome)
+            beyond = runner.beyond_columns(cells, row, index)
+            if beyond is not None:
+                errors[index] = beyond
+                continue
+            for name, cell in cells.items():
                 values[name][index] = cell
         kept = {name: _kept(chunk_rows, name) for name in keep}
         yield EvaluatedChunk(first, size, values, errors, kept=kept)

@@ -28,6 +28,11 @@ def readings_metadata(readings: dict[str, str]) -> dict[bytes, bytes]:
     return {READINGS_METADATA: json.dumps(readings).encode()}
 
 
+# The digits of a money column (decimal128's most): a row whose amount has more is that row's
+# error (`Runner.money_digits`), never a table that cannot be written.
+MONEY_DIGITS = 38
+
+
 def float_metadata(columns: Sequence[str]) -> dict[bytes, bytes]:
     """Returns the schema metadata of a results table some of whose input columns held binary
     floats read by their shortest decimals: `lextrace.provenance`, as JSON."""
@@ -53,7 +58,7 @@ def arrow_results(statute: Statute, chunk: EvaluatedChunk, keep: list[str]) -> p
                 arrays[name] = decimal_cents(cents, failed)
             except OverflowError:  # beyond int64: through exact Decimals, as far as 38 digits
                 values = [None if v is None else Decimal(int(v)).scaleb(-2) for v in column]
-                arrays[name] = pa.array(values, type=pa.decimal128(38, 2))
+                arrays[name] = pa.array(values, type=pa.decimal128(MONEY_DIGITS, 2))
         elif kind == "enum":
             names = member_names(column)
             arrays[name] = (

@@ -17,6 +17,7 @@ import stat
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
@@ -50,6 +51,7 @@ from .dsl.columnar import Chunk, Engine, Extremes, Unsupported, keep_freed_memor
 from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
 from .dsl.scenario import ExactNumber, parse_text
+from .dsl.values import cents_string
 from .json_compiled import CompiledLines, compiled_reader
 
 if TYPE_CHECKING:
@@ -144,6 +146,9 @@ class Runner:
         self.floats = "refuse"
         # Every row traced: each goes to the scalar path, which alone derives a trace.
         self.trace = False
+        # Set when the results go to table columns (Parquet, CSV, Arrow): money then has at
+        # most 38 digits (decimal(38, 2)), and a row with more is that row's error.
+        self.money_digits: int | None = None
 
     def evaluate(
         self,
@@ -192,13 +197,39 @@ class Runner:
                     for name in ast_.result_names:
                         values[name][row] = None
                     continue
-                for name, cell in self.cells(outcome).items():
+                cells = self.cells(outcome)
+                beyond = self.beyond_columns(cells, rows, row)
+                if beyond is not None:
+                    errors[row] = beyond
+                    for name in ast_.result_names:
+                        values[name][row] = None
+                    continue
+                for name, cell in cells.items():
                     values[name][row] = cell
                 if traces is not None and outcome.trace is not None:
                     traces[row] = json.dumps(outcome.trace.to_json(), ensure_ascii=False)
                 if outcome.readings != self.used or traces is not None:
                     pinned[row] = outcome.to_json_text() + "\n"
         return EvaluatedChunk(first_row, size, values, errors, pinned=pinned, traces=traces)
+
+    def beyond_columns(self, cells: dict[str, object], rows: Any, row: int) -> BeyondColumn | None:
+        """Returns the error of a row with an amount of more digits than a money column holds
+        (only when the results go to table columns), else None."""
+        if self.money_digits is None:
+            return None
+        limit = 10**self.money_digits
+        for name in self.statute.ast.result_names:
+            cents = cells.get(name)
+            kind = self.statute.ast.definitions[name].type.kind
+            if kind == "money" and isinstance(cents, int) and abs(cents) >= limit:
+                _, source = rows(row)
+                amount = cents_string(Fraction(cents, 100))
+                return BeyondColumn(
+                    f"{source}: result '{name}' is {amount}, more than the "
+                    f"{self.money_digits} digits of a decimal({self.money_digits}, 2) column: "
+                    "write JSON Lines (or evaluate the scenario alone) for its exact value"
+                )
+        return None
 
     def cells(self, outcome: Result) -> dict[str, object]:
         """Returns one scalar result as output cells (cents for money)."""
@@ -219,6 +250,11 @@ class Runner:
             return self.statute.evaluate_inputs(inputs, selected, traced)
         except (ScenarioError, EvaluationError) as error:
             return error
+
+
+class BeyondColumn(EvaluationError):
+    """A row whose result has more digits than its output column holds: the row's error, in
+    place, rather than a table that cannot be written."""
 
 
 class Task(NamedTuple):

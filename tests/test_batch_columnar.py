@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.csv as pcsv
 import pyarrow.parquet as pq
 import pytest
 from conftest import ROOT, text_table, wide_decimal_table
@@ -115,6 +116,50 @@ def test_parquet_output_holds_exact_decimals_and_an_error_column(
             assert row["error"] is None
             assert f"{row['annual_credit']:.2f}" == line["annual_credit"]
             assert row["area_tier"] == line["area_tier"]
+
+
+def test_an_amount_beyond_a_money_column_is_its_rows_error_in_every_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    huge = 10**31 - 1
+    row = {
+        "new_jobs": huge,
+        "retained_jobs": huge,
+        "labor_harmony_new_jobs": huge,
+        "labor_harmony_retained_jobs": huge,
+        "board_underrepresented_share": "1",
+        "child_care": True,
+        "mega_project": True,
+        "government_restricted_municipality": True,
+        "municipality_median_salary": "50000",
+        "project_median_salary": "50000",
+        "county_median_salary": "50000",
+        "lowest_full_time_hourly_wage": "30",
+        "state_minimum_wage": "15.92",
+        "eligibility_period_years": 10,
+    }
+    source = tmp_path / "big.jsonl"
+    good = (ROOT / "examples" / "distressed-manufacturer.json").read_text("utf-8")
+    source.write_text(json.dumps(row) + "\n" + json.dumps(json.loads(good)) + "\n", "utf-8")
+    lines_out = tmp_path / "out.jsonl"
+    assert run(["batch", str(source), "-o", str(lines_out)], capsys)[0] == 0  # exact in JSON
+    exact = json.loads(lines_out.read_text("utf-8").splitlines()[0])["eligibility_period_total"]
+    for suffix in ("parquet", "csv"):
+        target = tmp_path / f"out.{suffix}"
+        code, _, err = run(["batch", str(source), "-o", str(target)], capsys)
+        assert code == 2, err
+        assert f"big.jsonl:1: result 'eligibility_period_total' is {exact}, more than" in err
+        table = (
+            pq.read_table(target)
+            if suffix == "parquet"
+            else pcsv.read_csv(
+                target, convert_options=pcsv.ConvertOptions(strings_can_be_null=True)
+            )
+        )
+        assert table.num_rows == 2
+        assert table.column("error")[0].as_py().startswith(f"{source}:1: result")
+        assert table.column("annual_credit")[0].as_py() is None
+        assert table.column("error")[1].as_py() is None
 
 
 def test_strict_stops_and_writes_nothing(
