@@ -65,6 +65,8 @@ def evaluate_many(
     table = _arrow_input(rows)
     from_floats: list[str] = []
     if table is None:
+        if type(rows).__module__.split(".")[0] == "pandas":
+            rows = _frame_records(rows)
         chunks = _dict_chunks(runner, rows, keep)  # type: ignore[arg-type]
     else:
         if floats == "shortest":
@@ -100,7 +102,12 @@ def _arrow_input(rows: object) -> pa.Table | None:
     module = type(rows).__module__.split(".")[0]
     if module == "pandas":
         # A missing value (NaN, None, pd.NA) becomes null: the field is then left out.
-        return pa.Table.from_pandas(rows, preserve_index=False)
+        try:
+            return pa.Table.from_pandas(rows, preserve_index=False)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            # A column Arrow cannot type (Fractions, Decimals mixed with text): row by row,
+            # as the dicts they are.
+            return None
     if module == "polars":
         return rows.to_arrow()  # type: ignore[attr-defined,no-any-return]
     if hasattr(rows, "__arrow_c_stream__"):
@@ -111,6 +118,19 @@ def _arrow_input(rows: object) -> pa.Table | None:
             f"pandas or polars DataFrame, not {type(rows).__name__}"
         )
     return None
+
+
+def _frame_records(frame: Any) -> Iterator[dict[str, object]]:
+    """Yields a DataFrame's rows as scenario dicts, a missing value (NaN, None, pd.NA) left
+    out, as the Arrow path leaves out a null."""
+    import pandas
+
+    for record in frame.to_dict(orient="records"):
+        yield {
+            str(name): value
+            for name, value in record.items()
+            if not (pandas.api.types.is_scalar(value) and pandas.isna(value))
+        }
 
 
 def _arrow_chunks(

@@ -330,3 +330,19 @@ def test_an_amount_beyond_a_money_column_is_its_rows_error() -> None:
     assert "more than the 38 digits of a decimal(38, 2) column" in got[0]["error"]
     assert all(got[0][name] is None for name in STATUTE.ast.result_names)
     assert got[1] == expected_row(SCENARIOS[0])
+
+
+def test_a_frame_arrow_cannot_type_is_read_row_by_row() -> None:
+    # A column of Fractions, and one of Decimals mixed with text: no Arrow type holds them, and
+    # evaluate takes each value; so the frame is read as its rows' dicts, NaN left out.
+    scenarios = [SCENARIOS[0], SCENARIOS[1]]
+    frame = pd.DataFrame(scenarios).convert_dtypes()  # a count some rows leave out stays whole
+    frame["project_median_salary"] = [
+        Fraction(Decimal(s["project_median_salary"])) for s in scenarios
+    ]
+    frame["county_median_salary"] = [
+        Decimal(scenarios[0]["county_median_salary"]),
+        scenarios[1]["county_median_salary"],
+    ]
+    got = rows_of(STATUTE.evaluate_many(frame))
+    assert got == [expected_row(s) for s in scenarios]
