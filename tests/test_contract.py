@@ -45,7 +45,7 @@ SCENARIO_FORMAT = {
     "south_jersey_port_district": ("bool", "false"),
     "board_underrepresented_share": ("share", "0"),
     "lowest_full_time_hourly_wage": ("money", "required"),
-    # of eligibility-period-format.md: the annual report's jobs, and the tax year
+    # of the eligibility period (docs/scenario-format.md): the annual report's jobs, the tax year
     "full_time_jobs": ("list of full_time_job", "null"),
     "full_time_jobs[].id": ("text", "required"),
     "full_time_jobs[].kind": ("enum(new, retained, other)", "required"),

@@ -1,5 +1,6 @@
-"""The credit from the annual report's jobs (eligibility-period-format.md): every counted fact
-derived by a rule of the encoding, checked against the flat form and the independent oracle."""
+"""The credit from the annual report's jobs (docs/scenario-format.md, the payroll): every
+counted fact derived by a rule of the encoding, checked against the flat form and the
+independent oracle."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The eligibility period year by year (eligibility-period-format.md, flat years): dated tables,
+"""The eligibility period year by year (docs/scenario-format.md, flat years): dated tables,
 periods and their totals, checked against the independent oracle."""
 
 from __future__ import annotations
