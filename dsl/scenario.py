@@ -417,6 +417,11 @@ class _Validator:
         name = declared.name
         before = len(self.problems)
         condition = derived.condition
+        if not self.references_valid(condition, invalid) and name not in scenario:
+            # Whether it is derived rests on a field already refused: that one problem is told,
+            # not this field's absence as well.
+            invalid.add(name)
+            return
         if self.references_valid(condition, invalid) and self.holds(condition, values):
             rule = self.statute.definitions[derived.rule]
             if name in scenario:
@@ -772,7 +777,10 @@ class _Validator:
                 )
 
     def references_valid(self, expr: ast.Expr, invalid: set[str]) -> bool:
-        return not any(isinstance(n, ast.Ref) and n.name in invalid for n in walk(expr))
+        """True when `expr` reads no field already refused (by name, or by `is given`)."""
+        return not any(
+            isinstance(n, ast.Ref | ast.Given) and n.name in invalid for n in walk(expr)
+        )
 
     def source_of(self, expr: ast.Expr) -> str:
         return " ".join(self.statute.source[expr.span.start : expr.span.end].split())

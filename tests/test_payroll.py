@@ -295,6 +295,8 @@ def test_a_bad_payroll_file_is_named_with_its_row_and_column(
     assert "binary floats" in err
     err = _refused(tmp_path, {**facts(), "full_time_jobs": "missing.csv"}, capsys)
     assert "field 'full_time_jobs'" in err and "missing.csv" in err
+    # The facts the payroll would give are not also said to be missing.
+    assert "new_jobs" not in err and "the field is missing" not in err, err
     # A name no file can have (a NUL byte): refused at the field, not a traceback.
     err = _refused(tmp_path, {**facts(), "full_time_jobs": "jobs\x00.csv"}, capsys)
     assert "field 'full_time_jobs'" in err and "a file name holds no NUL byte" in err
