@@ -19,7 +19,8 @@ TABLE: tuple[tuple[str, str], ...] = (
     (
         str(FAILED),
         "the command ran and a check failed: `verify` found a check neither PROVED nor "
-        "BOUNDED, `diff` could not decide a result, or a case of `test` failed",
+        "BOUNDED, or no check at all (nothing proved), `diff` could not decide a result, or a "
+        "case of `test` failed",
     ),
     (
         str(BAD_INPUT),
