@@ -322,7 +322,11 @@ def input_columns(
     if unknown:
         close = difflib.get_close_matches(unknown[0], list(statute.inputs), n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
-        raise TableError(f"unknown column '{unknown[0]}'{hint}; `lextrace fields` lists the fields")
+        raise TableError(
+            f"unknown column '{unknown[0]}'{hint}; `lextrace fields` lists the fields, and a "
+            f"column to carry through to the output is kept: --keep {unknown[0]} (from Python: "
+            f"keep=['{unknown[0]}'])"
+        )
     slow = np.zeros(size, dtype=bool)
     columns: dict[str, Col] = {}
     for name, declared in statute.inputs.items():

@@ -192,6 +192,12 @@ def test_an_unknown_column_is_named_with_a_suggestion(
     code, _, err = run(["batch", str(path)], capsys)
     assert code == 2
     assert "unknown column 'projet_median_salary' (did you mean 'project_median_salary'?)" in err
+    # A column meant to be carried through (an identifier) is told how.
+    path.write_text("case_id,new_jobs\nA,1\n", encoding="utf-8")
+    code, _, err = run(["batch", str(path)], capsys)
+    assert code == 2 and "unknown column 'case_id'" in err and "--keep case_id" in err
+    assert main(["batch", str(path), "--keep", "case_id"]) in (0, 2)
+    assert "unknown column" not in capsys.readouterr().err
 
 
 def test_unusual_arrow_types_are_read_or_handed_to_the_scalar_path(
