@@ -791,11 +791,12 @@ def schema(inline_lists: bool, encoding: str | None) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns its exit code (`lextrace.exits`: 0 success, 1 a check
     failed, 2 bad input, 3 an internal error, 128+N stopped by signal N)."""
-    from .outputs import stop_on_signals
+    from .outputs import forgiving_stderr, stop_on_signals
 
     restore = stop_on_signals()
     try:
-        return _run(argv)
+        with forgiving_stderr():
+            return _run(argv)
     finally:
         restore()
 

@@ -250,3 +250,67 @@ def quiet_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
+
+
+class ForgivingStderr:
+    """Standard error that a reader gone away does not break (`lextrace check 2>&1 | head`):
+    the messages past that point are dropped, and the command runs on to the exit code it
+    owes. A closed pipe must not end a failing check with success."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.closed_pipe = False
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self.stream, "encoding", None) or "utf-8"
+
+    @property
+    def errors(self) -> str:
+        return getattr(self.stream, "errors", None) or "strict"
+
+    def write(self, text: str) -> int:
+        """Writes `text` unless the reader has gone; returns its length either way."""
+        if not self.closed_pipe:
+            try:
+                self.stream.write(text)
+            except OSError as error:
+                if error.errno != errno.EPIPE:
+                    raise
+                self.closed_pipe = True
+        return len(text)
+
+    def flush(self) -> None:
+        """Flushes unless the reader has gone."""
+        if not self.closed_pipe:
+            try:
+                self.stream.flush()
+            except OSError as error:
+                if error.errno != errno.EPIPE:
+                    raise
+                self.closed_pipe = True
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def writable(self) -> bool:
+        return True
+
+
+@contextmanager
+def forgiving_stderr() -> Iterator[None]:
+    """Makes standard error forgiving (see ForgivingStderr) for the duration; afterwards, when
+    its reader went away, points it at /dev/null so that the exit's flush raises nothing."""
+    wrapped = ForgivingStderr(sys.stderr)
+    sys.stderr = wrapped  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stderr = wrapped.stream  # type: ignore[assignment]
+        if wrapped.closed_pipe:
+            with suppress(OSError, ValueError):
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stderr.fileno())

@@ -286,6 +286,30 @@ def test_a_closed_pipe_is_not_a_failure(command: list[str]) -> None:
     assert completed.stderr == ""
 
 
+@pytest.mark.parametrize(
+    ("command", "code"),
+    [
+        (["check", "-e", "BROKEN"], 2),  # its errors go to standard error
+        (["evaluate", "NO_SUCH_FILE.json"], 2),
+        (["explain", str(EXAMPLE)], 0),  # standard output closed too: not a failure
+    ],
+)
+def test_a_closed_error_stream_keeps_the_exit_code_owed(
+    tmp_path: Path, command: list[str], code: int
+) -> None:
+    # `lextrace check 2>&1 | head`: the reader of both streams gone, a failure is still one.
+    broken = tmp_path / "broken.lex"
+    broken.write_text('statute "X" official "x.txt"\nsection 1. {\n rule x: money = ;\n}\n')
+    command = [str(broken) if part == "BROKEN" else part for part in command]
+    reader, writer = os.pipe()
+    os.close(reader)
+    completed = subprocess.run(
+        [*LEXTRACE, *command], stdout=writer, stderr=writer, timeout=60, check=False
+    )
+    os.close(writer)
+    assert completed.returncode == code
+
+
 # ---- bounded input ------------------------------------------------------------------------------
 def test_standard_input_is_bounded_like_a_file() -> None:
     from lextrace.dsl.scenario import MAX_SCENARIO_BYTES
