@@ -778,9 +778,7 @@ class _Validator:
 
     def references_valid(self, expr: ast.Expr, invalid: set[str]) -> bool:
         """True when `expr` reads no field already refused (by name, or by `is given`)."""
-        return not any(
-            isinstance(n, ast.Ref | ast.Given) and n.name in invalid for n in walk(expr)
-        )
+        return not any(isinstance(n, ast.Ref | ast.Given) and n.name in invalid for n in walk(expr))
 
     def source_of(self, expr: ast.Expr) -> str:
         return " ".join(self.statute.source[expr.span.start : expr.span.end].split())

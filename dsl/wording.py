@@ -423,9 +423,12 @@ def _unit_finding(
     kind = literal_kind(literal)
     if not same or any(o.kind == kind for o in same):
         return None
-    # Words that state a number bare ("in excess of 1,000") may leave money unsaid; a bare 50
-    # is never 50% (0.5), nor 1/3 a bare 1.
-    if kind in ("money", "fraction") and any(o.kind == "plain" for o in same):
+    # Words that state a number bare ("in excess of 1,000") may leave its unit unsaid: money,
+    # a fraction, or a percentage under words that speak of one (a table's "The credit
+    # percentage is:" over its bare figures). Elsewhere a bare 50 is never 50% (0.5).
+    if any(o.kind == "plain" for o in same) and (
+        kind in ("money", "fraction") or (kind == "percent" and _speaks_of_percentages(placed))
+    ):
         return None
     wanted = same[0].kind
     quoted = _quoted(o for o in same if o.kind == wanted)
@@ -434,9 +437,29 @@ def _unit_finding(
         placed.clause,
         f"the number {literal.text} in '{placed.name}' is {_KIND_NAMES[kind]}, but the words of "
         f"{_where(placed.clause)} state it as {_KIND_NAMES[wanted]}: {quoted}",
-        f"write it as {_KIND_WRITTEN[wanted]}, or add: reviewed {literal.text} "
+        f"write it as {_KIND_WRITTEN[wanted]}"
+        + (
+            f" ({literal.text.rstrip('%')}: {literal.text} is a hundredth of it)"
+            if kind == "percent"
+            else ""
+        )
+        + f", or add: reviewed {literal.text} "
         '"why this unit is right"',
     )
+
+
+def _speaks_of_percentages(placed: _Placed) -> bool:
+    """True when the words of the clause, or of a clause enclosing it, speak of a percentage
+    or a rate ("percent", "per cent", "percentage", "%", "rate")."""
+    clause: ast.Clause | None = placed.clause
+    while clause is not None:
+        if _PERCENT_WORDS.search(ast.folded(clause.words).lower()):
+            return True
+        clause = clause.parent
+    return False
+
+
+_PERCENT_WORDS = re.compile(r"\bper\s*cent(?:age)?s?\b|%|\brates?\b")
 
 
 def _quoted(found: Iterator[Occurrence] | list[Occurrence]) -> str:

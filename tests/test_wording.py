@@ -491,6 +491,19 @@ def test_a_period_s_length_used_as_a_plain_number_is_refused(tmp_path: Path) -> 
     assert errors(mini(tmp_path, words, new)) == []
 
 
+def test_a_bare_figure_is_a_percentage_only_under_words_that_speak_of_one(
+    tmp_path: Path,
+) -> None:
+    # A table's figures stand bare under their heading: "The credit percentage is: ... 34".
+    table = "The credit percentage is: in the case of an eligible individual with 1 child, 34."
+    assert errors(mini(tmp_path, table, "rule result: money = wage * 34%;")) == []
+    plain = "A credit when the score is greater than 50."
+    new = "rule result: money = $1 when score > 50%;"
+    path = mini(tmp_path, plain, new.replace("$1", "$0"))
+    assert_refused(path, new.replace("$1", "$0"), "50%", "is a percentage", "“greater than 50”")
+    assert "hint: write it as a plain number (50: 50% is a hundredth of it)" in errors(path)[0]
+
+
 def test_the_bundled_statute_parses_to_the_occurrences_the_check_reads() -> None:
     """The examples of the docs: the words of (c)(1)(a) and (c)(1)(f) as the check reads them."""
     statute = load(BUNDLED)
