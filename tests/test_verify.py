@@ -314,3 +314,50 @@ def test_diff_of_the_bundled_statute_and_the_keeping_amendment(statute: Statute)
     per_job = comparisons["per_job_new"]
     rise = Fraction(per_job.new_value) - Fraction(per_job.old_value)
     assert 0 < rise <= 250
+
+
+GAP_TEXT = (
+    "1. (a) The rate is 10 percent for 1 child and 20 percent for 2 or more children. (b) The"
+    " amount is $100 for 1 child and $200 for 2 or more children. (c) The credit is the rate of"
+    " the amount, for 1 child or more.\n"
+)
+GAP_ENCODING = """statute "Gap Act 1"
+  title "A gap act"
+  official "gap.txt"
+
+input children: count = 0 max 5 "children";
+
+results credit;
+
+section 1. {
+  cases rate: number exclusive;
+  cases amount: money exclusive;
+  (a) "The rate is 10 percent for 1 child and 20 percent for 2 or more children." {
+    case rate = 10% when children = 1;
+    case rate = 20% when children = 2;
+  }
+  (b) "The amount is $100 for 1 child and $200 for 2 or more children." {
+    case amount = $100 when children = 1;
+    case amount = $200 when children = 2;
+  }
+  (c) "The credit is the rate of the amount, for 1 child or more." {
+    rule credit: money = rate * amount when children >= 1;
+    invariant credit_not_negative "The credit is never negative.": credit >= $0;
+  }
+}
+"""
+
+
+def test_each_gap_is_one_failure_named_by_its_own_definition(tmp_path: Path) -> None:
+    # "2 or more" written "= 2" in two tables: two gaps, two failures, each telling its own
+    # definition; the invariant is decided where both are defined (and holds), not failed
+    # by the gap it meets on the way.
+    (tmp_path / "gap.txt").write_text(GAP_TEXT, encoding="utf-8")
+    (tmp_path / "gap.lex").write_text(GAP_ENCODING, encoding="utf-8")
+    report = run(load_statute(tmp_path / "gap.lex").ast, 5.0, 30.0)
+    failed = {o.check.name: o for o in report.failures}
+    assert sorted(failed) == ["exhaustive: amount", "exhaustive: rate"]
+    assert "no case of 'rate'" in failed["exhaustive: rate"].detail
+    assert "no case of 'amount'" in failed["exhaustive: amount"].detail
+    statuses = {o.check.name: o.status for o in report.outcomes}
+    assert statuses["credit_not_negative"] == PROVED

@@ -58,6 +58,8 @@ BOUNDED = "BOUNDED"
 FAILING = {VIOLATED, UNKNOWN, VACUOUS, ERROR}
 # The kind of obligation a missing value is (verify/model.py): decided before the others.
 MISSING = "missing value"
+# The kind of obligation a gap between the cases of a definition is.
+NO_CASE = "no case applies"
 # How many inputs a message on a hard check names.
 HARD_NAMES = 6
 # The most cases a check is split into when Z3 cannot decide it whole.
@@ -296,6 +298,7 @@ class Verifier:
                 citation = self.citation(definition.clause)
                 demand, computing = self._computed(definition.name, values)
                 if definition.otherwise is None and all(c.condition for c in definition.cases):
+                    applies = z3.Or(*[c for _, c in conditions])
                     yield Check(
                         name=f"exhaustive: {definition.name}",
                         kind="well-formed",
@@ -303,8 +306,10 @@ class Verifier:
                         f"scenario{computing} ({citation} and its subclauses)",
                         clause=definition.clause,
                         span=definition.span,
-                        claim=z3.Implies(demand, z3.Or(*[c for _, c in conditions])),
-                        confirm=self._confirm_evaluates(),
+                        claim=z3.Implies(demand, applies),
+                        confirm=self._confirm_evaluates((definition.name, values)),
+                        # A gap, once found, is assumed away from the other checks: one failure.
+                        obligation=(NO_CASE, z3.And(demand, z3.Not(applies))),
                         probe=Probe(
                             single=self._where_computed(
                                 definition.name,
@@ -643,9 +648,11 @@ class Verifier:
 
         return confirm
 
-    def _confirm_evaluates(self) -> Callable[..., Confirmation]:
+    def _confirm_evaluates(
+        self, first: tuple[str, tuple[Value, ...]] | None = None
+    ) -> Callable[..., Confirmation]:
         def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
-            found = judge_evaluates(self.program, scenarios[0], readings)
+            found = judge_evaluates(self.program, scenarios[0], readings, first)
             return Confirmation(found.violated, found.detail)
 
         return confirm

@@ -33,7 +33,7 @@ from lextrace.dsl import ast
 from lextrace.dsl.ast import param_values
 from lextrace.dsl.checker import reachable_definitions, walk
 from lextrace.dsl.errors import FieldProblem, ScenarioError
-from lextrace.dsl.evaluator import EvaluationError, Program, evaluate
+from lextrace.dsl.evaluator import Evaluation, EvaluationError, Program, evaluate
 from lextrace.dsl.obligations import every_invariant
 from lextrace.dsl.reserved import META_KEY, READINGS_KEY
 from lextrace.dsl.trace import display
@@ -187,12 +187,17 @@ def judge_monotone(
 
 
 def judge_evaluates(
-    program: Program, inputs: dict[str, Value], readings: Mapping[str, str]
+    program: Program,
+    inputs: dict[str, Value],
+    readings: Mapping[str, str],
+    first: tuple[str, tuple[Value, ...]] | None = None,
 ) -> Judgement:
     """Returns whether evaluating these inputs fails (a gap, an overlap, a division by zero, a
     missing value): the results, with what they compute, and every definition no result uses
     (checked on its own, for every value of its parameters). A rule a result uses only under a
-    condition is asked to be defined only where that condition holds: as the evaluator does."""
+    condition is asked to be defined only where that condition holds: as the evaluator does.
+    The definition instance `first`, when given, is evaluated before the results, so that its
+    own failure is the one told (a gap in its cases, not another table's met on the way)."""
     statute = program.statute
     computed = reachable_definitions(statute, statute.result_names)
     # A rule deriving an input (`derived by`) is evaluated only by a scenario that derives it.
@@ -202,6 +207,8 @@ def judge_evaluates(
         if d.derived_by is not None and type(inputs.get(d.name)) is not Derived
     }
     try:
+        if first is not None:
+            Evaluation(program, inputs, _selected(statute, readings), False).get(*first)
         evaluation = evaluate(program, inputs, _selected(statute, readings))
         for definition in statute.definitions.values():
             if definition.name in idle or definition.name in computed:

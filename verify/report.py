@@ -114,6 +114,8 @@ def run(
                 searched = verifier.searched(check, found[check.name])
                 if searched is not None:
                     by_name[check.name] = searched
+                    if check.obligation is not None:  # as for one Z3 finds, below
+                        verifier.undefined.append(check.obligation)
                     continue
             left = deadline - work()
             if left <= 0 or time.perf_counter() > stop:
