@@ -47,6 +47,17 @@ from .serialised import Serialised
 from .statute import BUNDLED
 
 
+def located(error: ScenarioError, source: str | None, prefix: str = "") -> ScenarioError:
+    """Returns a refusal raised while a scenario was evaluated (not validated), told as a
+    validation's is: from its source, each field by its whole path (`prefix`: a period's)."""
+    problems = [
+        FieldProblem(prefix + p.field, p.expected, p.given, p.hint) for p in error.problems
+    ]
+    refusal = ScenarioError.__new__(type(error))
+    ScenarioError.__init__(refusal, problems, error.source or source)
+    return refusal
+
+
 class ReadingError(ValueError):
     """A reading selection that names an unknown reading or option."""
 
@@ -257,7 +268,10 @@ class Statute:
             selected = self.readings_for(scenario, readings, source)
         else:
             selected = dict(self._defaults)
-        result = self.evaluate_inputs(inputs, selected, trace)
+        try:
+            result = self.evaluate_inputs(inputs, selected, trace)
+        except ScenarioError as error:  # refused while evaluated (the median of no element)
+            raise located(error, source) from None
         if from_floats:
             result.from_floats = tuple(from_floats)  # each field is read once
         by_tables = derived_from_tables(self.ast, scenario) if self._has_tables else []
@@ -287,8 +301,12 @@ class Statute:
         found = periods.split(self.ast, scenario, source, floats, from_floats)
         selected = self.readings_for(scenario, readings, source)
         results = []
-        for period in found:
-            result = self.evaluate_inputs(period.inputs, selected, trace)
+        assert self.ast.periods is not None
+        for index, period in enumerate(found):
+            try:
+                result = self.evaluate_inputs(period.inputs, selected, trace)
+            except ScenarioError as error:
+                raise located(error, source, f"{self.ast.periods.name}[{index}].") from None
             result.derived = self._all_derived(result.derived, list(period.derived))
             period.inputs = result.inputs
             period.derived = result.derived

@@ -25,7 +25,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .api import Result, Statute
+from .api import Result, Statute, located
 from .batch_lines import (
     HINT_BYTES,
     blank_line,
@@ -247,7 +247,10 @@ class Runner:
             inputs = self.statute.validate(scenario, source, self.floats)
             selected = self.statute.readings_for(scenario, self.chosen, source)
             traced = self.trace if trace is None else trace
-            return self.statute.evaluate_inputs(inputs, selected, traced)
+            try:
+                return self.statute.evaluate_inputs(inputs, selected, traced)
+            except ScenarioError as error:  # refused while evaluated: told from its row
+                return located(error, source)
         except (ScenarioError, EvaluationError) as error:
             return error
 

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import oracle
 
-from lextrace import exits, load_statute
+from lextrace import ScenarioError, exits, load_statute
 from lextrace.cli import main
 from lextrace.periods import PeriodResult
 
@@ -411,3 +411,26 @@ def test_a_list_file_with_no_size_is_read_only_up_to_the_bound(
     (tmp_path / "jobs.csv").symlink_to("/dev/zero")
     err = _refused(tmp_path, {**facts(), "full_time_jobs": "jobs.csv"}, capsys)
     assert "field 'full_time_jobs'" in err and "more than 4096 bytes" in err
+
+
+def test_a_payroll_with_no_new_or_retained_job_is_refused_at_its_path(tmp_path: Path) -> None:
+    # The median of no job is refused while the year is evaluated: still from the scenario's
+    # file, and in a period at the year's own path.
+    only_other = [{"id": "x", "kind": "other", "annual_salary": "1", "hourly_wage": "20"}]
+    year = {"tax_year": 2025, "full_time_jobs": only_other}
+    counted = {
+        "tax_year": 2024,
+        "new_jobs": 10,
+        "project_median_salary": "50000",
+        "lowest_full_time_hourly_wage": "20",
+    }
+    top = {"distressed_municipality": True, "county_median_salary": "60000"}
+    path = tmp_path / "period.json"
+    path.write_text(json.dumps({**top, "eligibility_period": [counted, year]}), "utf-8")
+    with pytest.raises(ScenarioError) as raised:
+        load_statute().evaluate_file(path)
+    assert raised.value.source == str(path)
+    assert raised.value.field == "eligibility_period[1].full_time_jobs"
+    with pytest.raises(ScenarioError) as raised:
+        load_statute().evaluate({**top, **year}, source="one.json")
+    assert str(raised.value).startswith("one.json: field 'full_time_jobs': expected at least one")
