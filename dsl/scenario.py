@@ -624,7 +624,8 @@ class _Validator:
                 if value in first:
                     self.problem(
                         f"{name}[{index}].{field.name}",
-                        f"a {field.name} no other {record.name} has ({name}[{first[value]}] "
+                        f"{_article(field.name)} {field.name} no other {record.name} has "
+                        f"({name}[{first[value]}] "
                         "has this one)",
                         value,
                     )
@@ -646,7 +647,15 @@ class _Validator:
                 if isinstance(n, ast.Ref) and n.name in element
             )
             given = ", ".join(f"{key} {_show(element[key])}" for key in named)
-            self.problems.append(FieldProblem(at, requirement.reason, given or "this element"))
+            # The condition is what is expected; the reason, the encoder's words, says why.
+            self.problems.append(
+                FieldProblem(
+                    at,
+                    f"an element meeting {self.source_of(requirement.condition)}",
+                    given or "this element",
+                    requirement.reason,
+                )
+            )
 
     def check_field_bounds(self, field: ast.Input, value: Value, path: str) -> None:
         """Adds a problem when a field's value breaks one of its (literal) bounds."""
@@ -782,6 +791,11 @@ class _Validator:
 
     def source_of(self, expr: ast.Expr) -> str:
         return " ".join(self.statute.source[expr.span.start : expr.span.end].split())
+
+
+def _article(word: str) -> str:
+    """Returns "an" before a word that opens with a vowel's letter, else "a"."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def _whole_number(declared: ast.Input) -> str:

@@ -200,7 +200,7 @@ JOBS = [
         ),
         (
             lambda s: s["full_time_jobs"][1].update(id="A"),
-            "field 'full_time_jobs[1].id': expected a id no other full_time_job has "
+            "field 'full_time_jobs[1].id': expected an id no other full_time_job has "
             "(full_time_jobs[0] has this one)",
         ),
         (
@@ -209,7 +209,8 @@ JOBS = [
         ),
         (
             lambda s: s["full_time_jobs"][1].update(kind="other", labor_harmony=True),
-            "field 'full_time_jobs[1]': expected a job of kind other with labor_harmony",
+            "field 'full_time_jobs[1]': expected an element meeting not (kind = other and "
+            'labor_harmony), given kind "other", labor_harmony true (a job of kind other with',
         ),
         (
             lambda s: [j.update(kind="other") for j in s["full_time_jobs"]],
