@@ -50,9 +50,7 @@ from .statute import BUNDLED
 def located(error: ScenarioError, source: str | None, prefix: str = "") -> ScenarioError:
     """Returns a refusal raised while a scenario was evaluated (not validated), told as a
     validation's is: from its source, each field by its whole path (`prefix`: a period's)."""
-    problems = [
-        FieldProblem(prefix + p.field, p.expected, p.given, p.hint) for p in error.problems
-    ]
+    problems = [FieldProblem(prefix + p.field, p.expected, p.given, p.hint) for p in error.problems]
     refusal = ScenarioError.__new__(type(error))
     ScenarioError.__init__(refusal, problems, error.source or source)
     return refusal

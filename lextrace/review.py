@@ -27,6 +27,7 @@ from typing import Any
 
 from .dsl.errors import ScenarioError
 from .dsl.loader import Analysis, analyse
+from .dsl.reserved import READINGS_KEY
 
 WORKING_TREE = "the working tree"
 
@@ -183,7 +184,9 @@ def _counterexample_lines(statute: Any, outcome: Any) -> list[str]:
     labels = ["scenario"] if len(outcome.counterexample or []) == 1 else ["before", "after"]
     for label, scenario in zip(labels, outcome.counterexample or [], strict=False):
         lines.append(f"<details><summary>counterexample {label}</summary>\n")
-        lines.append("```json\n" + json.dumps(scenario, indent=2, ensure_ascii=False) + "\n```")
+        # The readings it needs pinned in it: pasted into `lextrace explain`, it reproduces.
+        shown = replayable(scenario, outcome.readings)
+        lines.append("```json\n" + json.dumps(shown, indent=2, ensure_ascii=False) + "\n```")
         try:
             result = Statute(statute).evaluate(scenario, readings=outcome.readings)
         except (ScenarioError, ValueError) as error:
@@ -194,6 +197,16 @@ def _counterexample_lines(statute: Any, outcome: Any) -> list[str]:
             lines.append(f"The evaluator gives: {values}.")
         lines.append("\n</details>")
     return lines
+
+
+def replayable(scenario: dict[str, object], readings: dict[str, str] | None) -> dict[str, object]:
+    """Returns a scenario with the readings it was found under pinned in it (the scenario
+    format's `readings`), so that it gives the same results whatever the defaults are."""
+    if not readings:
+        return scenario
+    existing = scenario.get(READINGS_KEY)
+    pinned = {**(existing if isinstance(existing, dict) else {}), **readings}
+    return {**scenario, READINGS_KEY: pinned}
 
 
 def render_markdown(found: Review) -> str:
@@ -269,15 +282,24 @@ def _results_markdown(diff: Any) -> str:
     shown: dict[str, str] = {}
     for result in diff.results:
         witness = (
-            json.dumps(result.witness, ensure_ascii=False) if result.witness is not None else ""
+            json.dumps(replayable(result.witness, result.readings), ensure_ascii=False)
+            if result.witness is not None
+            else ""
         )
         if witness in shown:
             witness = f"the witness of `{shown[witness]}`"
         elif witness:
             shown[witness] = result.name
+            witness = f"`{witness}`"
         change = f"{result.old_value} → {result.new_value}" if result.witness else ""
-        rows.append(f"| `{result.name}` | {result.status} | {change} | {witness} |")
-    lines.append("| result | status | old → new | witness |\n|---|---|---|---|\n" + "\n".join(rows))
+        note = " ".join(result.detail.split())
+        rows.append(f"| `{result.name}` | {result.status} | {change} | {witness} | {note} |")
+    lines.append(
+        "| result | status | old → new | witness | note |\n|---|---|---|---|---|\n"
+        + "\n".join(rows)
+    )
+    # What the diff says of the versions as a whole: a reading's default changed, ...
+    lines.extend(f"- Note: {note}" for note in diff.notes)
     for name in diff.results_added:
         lines.append(f"- `{name}` added")
     for name in diff.results_removed:

@@ -153,3 +153,55 @@ def test_the_results_section_names_scenarios_one_version_refuses(tmp_path: Path)
     assert line.startswith("- Scenarios accepted now: **different**, e.g. `{")
     assert "field 'eligibility_period_years': expected a whole number at most 10" in line
     assert "refused now" not in markdown
+
+
+def test_the_results_name_a_changed_default_and_their_witnesses_replay(tmp_path: Path) -> None:
+    # I8's default swapped: the results that move say so (a note), and each witness carries
+    # the readings it was found under, so that pasted into `lextrace explain` it gives the
+    # figures the row shows.
+    from lextrace import load_statute
+    from lextrace.review import _results_markdown
+    from lextrace.verify.diff import semantic_diff
+
+    text = (STATUTE / "nj-34-1b-343.lex").read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("  default covered-jobs "))
+    covered, wide = lines[at].rstrip("\n"), lines[at + 1].rstrip(";\n")
+    lines[at : at + 2] = [
+        wide.replace("  alternative ", "  default ", 1) + "\n",
+        covered.replace("  default ", "  alternative ", 1) + ";\n",
+    ]
+    swapped = "".join(lines)
+    assert swapped != text
+    shutil.copy(STATUTE / "nj-34-1b-343.txt", tmp_path / "nj-34-1b-343.txt")
+    (tmp_path / "nj-34-1b-343.lex").write_text(swapped, encoding="utf-8")
+    old, new = (
+        load_statute(STATUTE / "nj-34-1b-343.lex"),
+        load_statute(tmp_path / "nj-34-1b-343.lex"),
+    )
+    markdown = _results_markdown(semantic_diff(old.ast, new.ast, 10.0))
+    assert "- Note: reading I8: its default changed from covered-jobs to business-wide" in markdown
+    rows = [line for line in markdown.splitlines() if "| different |" in line]
+    assert rows
+    for row in rows:
+        name = row.split("`")[1]
+        change, witness = row.split(" | ")[2:4]
+        if not witness.startswith("`{"):
+            continue  # the witness of another row
+        scenario = json.loads(witness.strip("`"))
+        before, after = change.split(" → ")
+        assert old.evaluate(scenario).to_dict()[name] == before, row
+        assert new.evaluate(scenario).to_dict()[name] == after, row
+
+
+def test_a_witness_found_under_a_reading_carries_it() -> None:
+    from lextrace.review import _results_markdown
+    from lextrace.verify.diff import Diff, ResultComparison
+
+    found = ResultComparison(
+        "per_job_new", "different", {"new_jobs": 1}, {"I8": "business-wide"}, "1.00", "2.00", 0.0
+    )
+    diff = Diff("a", "b", "A", "B", [], [], [found], [], [], ["reading I8: a note"], 0.0)
+    markdown = _results_markdown(diff)
+    assert '`{"new_jobs": 1, "readings": {"I8": "business-wide"}}`' in markdown
+    assert "- Note: reading I8: a note" in markdown

@@ -260,6 +260,15 @@ def test_sarif_points_at_the_encoding_lines(breaking: dict) -> None:
         line = lines[location["region"]["startLine"] - 1]
         assert "invariant" in line or "monotone" in line or "case" in line or "rule" in line
     assert breaking["junit"].get("failures") == str(len(results))
+    # A counterexample found under readings says which: without them it may not reproduce.
+    failed = [c for c in breaking["report"]["checks"] if c["status"] not in ("PROVED", "BOUNDED")]
+    assert len(failed) == len(results)
+    pinned = [c for c in failed if c.get("readings")]
+    assert pinned  # the check is not vacuous
+    for check, result in zip(failed, results, strict=True):
+        text = result["message"]["text"]
+        shown = ", ".join(f"{rid}={option}" for rid, option in check.get("readings", {}).items())
+        assert (f"Under the readings {shown}" in text) == bool(shown), text
 
 
 def test_json_and_sarif_words_read_as_one_paragraph(bundled: dict, breaking: dict) -> None:

@@ -329,6 +329,13 @@ def to_sarif(report: Report) -> dict[str, object]:
             text = _then(
                 text, "Counterexample: " + " / ".join(json.dumps(s) for s in outcome.counterexample)
             )
+        if outcome.readings:
+            # Without them the counterexample does not reproduce under the defaults.
+            text = _then(
+                text,
+                "Under the readings "
+                + ", ".join(f"{rid}={option}" for rid, option in outcome.readings.items()),
+            )
         results.append(
             {
                 "ruleId": rule_id,
