@@ -112,9 +112,9 @@ def test_the_action_calls_only_options_the_commands_have() -> None:
     assert action["runs"]["using"] == "composite"
     assert action["inputs"]["encoding"]["required"] is True
     scripts = "\n".join(step.get("run", "") for step in action["runs"]["steps"])
-    calls = re.findall(r"lextrace (check|verify|review)([^\n]*)", scripts)
+    calls = re.findall(r"lextrace (check|verify|test|review)([^\n]*)", scripts)
     calls += [("review", line) for line in re.findall(r"args=\(review([^)]*)\)", scripts)]
-    assert {command for command, _ in calls} == {"check", "verify", "review"}
+    assert {command for command, _ in calls} == {"check", "verify", "test", "review"}
     for command, rest in calls:
         shown = subprocess.run(
             [sys.executable, "-m", "lextrace", command, "--help"],
