@@ -22,9 +22,18 @@ from .options import encoding_option, output_format
 @click.option(
     "--junit", type=click.Path(dir_okay=False), default=None, help="Also write JUnit XML here."
 )
+@click.option(
+    "--trace/--no-trace",
+    default=True,
+    help="Show the trace of each result that differs (the default), or only its values.",
+)
 @output_format("text", "json", what="the outcomes")
 def test_cases(
-    cases: tuple[str, ...], encoding: str | None, junit: str | None, output_format: str
+    cases: tuple[str, ...],
+    encoding: str | None,
+    junit: str | None,
+    trace: bool,
+    output_format: str,
 ) -> None:
     """Run the test cases of CASES files (YAML, JSON or TOML): named scenarios, each with the
     results it must give or the refusal it must meet. Without CASES, the encoding's own:
@@ -79,7 +88,7 @@ def test_cases(
             found.path,
             statute.name,
             str(encoding_path(chosen)),
-            [run_case(statute, case) for case in bound],
+            [run_case(statute, case, trace) for case in bound],
             reading_cover(statute, [b.case for b in bound]),
         )
         for found, statute, bound, chosen in loaded

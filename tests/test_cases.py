@@ -132,6 +132,11 @@ def test_a_wrong_expectation_fails_with_the_value_the_expected_value_and_the_tra
     assert "salary_shortfall = 0.15" in out  # the derivation, down to its inputs
     assert "per_job_retained =" not in out  # the result that agrees is not shown
     assert "2 cases: 1 passed, 1 failed" in out
+    # --no-trace: the values alone, for a long run of failures.
+    brief = run("test", str(cases), "--no-trace")
+    assert brief.returncode == exits.FAILED
+    assert "per_job_new = 4250.00, expected 4300.00 (to the cent)" in brief.stdout
+    assert "trace of" not in brief.stdout
 
 
 def test_money_compared_exactly_when_the_case_says_so(tmp_path: Path) -> None:
