@@ -510,7 +510,7 @@ def _joined_by_or(words: str, first: Fact, second: Fact) -> str | None:
             if right_start < left_end:
                 continue
             gap = words[left_end:right_start]
-            between = _GAP_WORD.findall(gap)
+            between = _GAP_WORD.findall(_IDIOMS.sub(" ", gap))
             if (
                 len(between) <= _OR_GAP_WORDS
                 and "or" in between
@@ -519,6 +519,14 @@ def _joined_by_or(words: str, first: Fact, second: Fact) -> str | None:
             ):
                 return words[start:end]
     return None
+
+
+# Phrases whose "or" joins no two facts: "financed in whole or in part by ...".
+_IDIOMS = re.compile(
+    r"\b(?:in\s+whole\s+or\s+in\s+part|wholly\s+or\s+partly|directly\s+or\s+indirectly"
+    r"|(?:one|1)\s+or\s+more|more\s+or\s+less|and\s*/\s*or)",
+    re.IGNORECASE,
+)
 
 
 # A clause whose words end so ("means the amount by which—") goes on in its subclauses.

@@ -365,6 +365,10 @@ def test_facts_joined_by_or_across_a_sentence_or_by_and_are_not_joined_by_or() -
     assert (
         joined("a mega project and a government-restricted municipality", mega, restricted) is None
     )
+    # An idiom's "or" joins no two facts.
+    idiom = "a mega project financed in whole or in part in a government-restricted municipality"
+    assert joined(idiom, mega, restricted) is None
+    assert joined(idiom.replace("in whole or in part", "or"), mega, restricted)
 
 
 def test_a_fact_left_unread_names_where_the_rule_deriving_it_sits(
