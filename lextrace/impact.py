@@ -87,6 +87,9 @@ class Impact:
     causes: list[Cause] = field(default_factory=list)
     histogram: list[tuple[int, int, int]] = field(default_factory=list)
     seconds: float = 0.0
+    # The inputs only the new version has that no scenario of the population gives: each
+    # takes its default everywhere, so no change through it can show.
+    never_given: list[str] = field(default_factory=list)
 
     @property
     def headline_kind(self) -> str:
@@ -174,9 +177,12 @@ def impact(
     for runner in runners:
         runner.other_fields_allowed = True
     changes: list[np.ndarray] = []
-    for chunk_before, chunk_after, rows in _chunks(runners, population, table_format):
+    unseen = [name for name in new.ast.inputs if name not in old.ast.inputs]
+    for chunk_before, chunk_after, task in _chunks(runners, population, table_format):
         ok = _account(report, runners, chunk_before, chunk_after, changes, top)
-        _count_causes(report, runners, ok, rows)
+        _count_causes(report, runners, ok, task.rows)
+        unseen = _still_unseen(unseen, task)
+    report.never_given = unseen
     if changes:
         _histogram(report, np.concatenate(changes))
     report.movers.sort(key=lambda m: (-abs(m.change), m.row))
@@ -189,7 +195,25 @@ def _chunks(runners: list[Runner], population: str, table_format: str) -> Any:
     old, new = runners
     for task in read_tasks(new.statute.ast, population, table_format):
         chunk = (task.table, task.first, task.rows, task.refused)
-        yield old.evaluate(*chunk), new.evaluate(*chunk), task.rows
+        yield old.evaluate(*chunk), new.evaluate(*chunk), task
+
+
+def _still_unseen(names: list[str], task: Any) -> list[str]:
+    """Returns the names of `names` that no row of the chunk gives: no value in its column,
+    nor in a row the table reader left to the scenario reader (read here row by row)."""
+    table = task.table
+    left = [n for n in names if n not in table.column_names or table[n].null_count == len(table[n])]
+    if left and task.refused is not None:
+        for row in np.flatnonzero(task.refused).tolist():
+            try:
+                scenario, _ = task.rows(row)
+            except ScenarioError:
+                continue
+            if isinstance(scenario, dict):
+                left = [n for n in left if scenario.get(n) is None]
+            if not left:
+                break
+    return left
 
 
 def _column(values: Any, kind: str) -> np.ndarray:
@@ -365,6 +389,7 @@ def render_text(report: Impact) -> str:
             f"{r.name:<34} {r.changed:>9,} {r.rose:>9,} {r.fell:>9,} "
             f"{_amount(r.kind, r.total_before):>20} {_amount(r.kind, r.total_after):>20}"
         )
+    lines += ["", note] if (note := _never_given_note(report)) else []
     if report.causes:
         lines += ["", "changed rules (scenarios where the rule's value differs):"]
         lines += [f"  {c.citation}  {c.rule} ({c.status}): {c.scenarios:,}" for c in report.causes]
@@ -419,6 +444,8 @@ def render_markdown(report: Impact) -> str:
         f"{_amount(r.kind, r.total_before)} | {_amount(r.kind, r.total_after)} |"
         for r in report.results
     )
+    if note := _never_given_note(report):
+        parts.append(f"_Note: {note}_")
     if report.histogram:
         parts.append(f"## How much `{report.headline}` changes, scenario by scenario")
         parts.append(_svg_chart(report.histogram, report.headline_kind))
@@ -443,6 +470,17 @@ def render_markdown(report: Impact) -> str:
             )
         )
     return "\n\n".join(parts) + "\n"
+
+
+def _never_given_note(report: Impact) -> str:
+    """Returns the note on the new inputs the population never gives ("" when none)."""
+    if not report.never_given:
+        return ""
+    names = ", ".join(f"`{n}`" for n in report.never_given)
+    return (
+        f"the population never gives {names}, which only the new version reads: every scenario "
+        "takes its default, so no change through it can show here"
+    )
 
 
 def _svg_chart(histogram: list[tuple[int, int, int]], kind: str) -> str:

@@ -50,6 +50,7 @@ from .dsl import ast
 from .dsl.columnar import Chunk, Engine, Extremes, Unsupported, keep_freed_memory
 from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
+from .dsl.reserved import RESERVED_KEYS as RESERVED
 from .dsl.scenario import ExactNumber, parse_text
 from .dsl.values import cents_string
 from .json_compiled import CompiledLines, compiled_reader
@@ -242,6 +243,11 @@ class Runner:
         traced when `trace` (else as the runner traces), or its error."""
         try:
             scenario, source = rows(row)
+            if self.other_fields_allowed and isinstance(scenario, Mapping):
+                # An impact run reads one population for two versions: a field only the other
+                # version declares is left out here, as its column is on the columnar path.
+                declared = self.statute.ast.inputs
+                scenario = {k: v for k, v in scenario.items() if k in declared or k in RESERVED}
             # A scenario of periods is evaluated period by period by `evaluate`, not here:
             # the flat validation refuses it at its field.
             inputs = self.statute.validate(scenario, source, self.floats)

@@ -165,3 +165,24 @@ def test_a_changed_rule_is_counted_on_rows_the_scalar_path_evaluates(tmp_path: P
     assert cause.scenarios == 2  # the two people aged 65 by the close of the year
     (result,) = report.results
     assert result.changed == 2
+
+
+def test_a_new_input_the_population_never_gives_is_noted(tmp_path: Path) -> None:
+    old = _aged(tmp_path / "old", "$600")
+    new = _aged(tmp_path / "new", "$600")
+    # The new version also reads whether the taxpayer is blind (an input the old one lacks).
+    text = new.read_text(encoding="utf-8")
+    text = text.replace(
+        "input close_of_year:",
+        'input blind: bool = false "the taxpayer is blind";\ninput close_of_year:',
+    ).replace("<= close_of_year\n", "<= close_of_year and not blind\n")
+    new.write_text(text, encoding="utf-8")
+    population = tmp_path / "people.jsonl"
+    row = {"birth_date": "1950-06-01", "close_of_year": "2020-12-31"}
+    population.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    report = impact(load_statute(old), load_statute(new), str(population), "jsonl")
+    assert report.changed == 0 and report.never_given == ["blind"]
+    assert "the population never gives `blind`" in render_markdown(report)
+    population.write_text(json.dumps({**row, "blind": True}) + "\n", encoding="utf-8")
+    report = impact(load_statute(old), load_statute(new), str(population), "jsonl")
+    assert report.changed == 1 and report.never_given == []
