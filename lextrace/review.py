@@ -97,7 +97,10 @@ def _repository(encoding: Path) -> tuple[Path, str]:
 def _written_out(root: Path, revision: str, into: Path) -> Path:
     """Writes the tree of a revision into `into` (so that an encoding finds its official text
     and any file it names beside it, as at that revision) and returns `into`."""
-    _git(root, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+    try:
+        _git(root, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+    except ReviewError:
+        raise ReviewError(f"{revision}: no such revision in the repository {root}") from None
     archive = _git(root, "archive", "--format=tar", revision, binary=True)
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
@@ -241,7 +244,13 @@ def render_markdown(found: Review) -> str:
     parts.append("### Check")
     diagnostics = found.head.analysis.diagnostics
     if diagnostics:
-        parts.append("\n".join(f"- `{d.render(found.head.analysis.source)}`" for d in diagnostics))
+        # A block, so that each caret stays under its place; named as in the repository,
+        # not where the revision was written out.
+        rendered = "\n".join(d.render(found.head.analysis.source) for d in diagnostics)
+        written, shown = str(found.head.path), found.head.shown
+        if shown and written.endswith(shown) and written != shown:
+            rendered = rendered.replace(written[: -len(shown)], "")  # the revision's tree
+        parts.append("```text\n" + rendered + "\n```")
     else:
         parts.append("The new version checks: well formed, faithful to its official text.")
     if found.verify is not None:

@@ -115,6 +115,8 @@ def test_a_version_that_does_not_check_fails_at_its_line(repository: Path) -> No
     assert "### Check" in done.stdout
     assert "nj-34-1b-343.lex:" in done.stdout and "850" in done.stdout
     assert "the new version does not check" in done.stdout
+    # In a block (each caret under its place), at the encoding's path in the repository.
+    assert f"```text\n{ENCODING}:" in done.stdout and "lextrace-review-" not in done.stdout
 
 
 def test_the_working_tree_against_a_revision(repository: Path, tmp_path: Path) -> None:
@@ -130,7 +132,8 @@ def test_the_working_tree_against_a_revision(repository: Path, tmp_path: Path) -
 def test_an_unknown_revision_or_file_is_bad_input(repository: Path) -> None:
     done = review(repository, "no-such-revision")
     assert done.returncode == 2
-    assert "no-such-revision" in done.stderr and "Traceback" not in done.stderr
+    assert "no-such-revision: no such revision in the repository" in done.stderr
+    assert "Traceback" not in done.stderr
     outside = review(repository, "base", "--population", "missing.jsonl")
     assert outside.returncode == 2
 
