@@ -257,6 +257,18 @@ MISTAKES: list[tuple[str, str, str, str]] = [
         "labor_harmony_new_jobs + labor_harmony_retained_jobs > 0 reading I8;",
         "labor_harmony_new_jobs + labor_harmony_retained_jobs >= 0 reading I8;",
     ),
+    (
+        "(c)(1)(a)",
+        '"greater than 50" as 50%',
+        "when mri_distress_score > 50 reading I2;",
+        "when mri_distress_score > 50% reading I2;",
+    ),
+    (
+        "(a)",
+        "the period's total summing the credit before the board's limit",
+        "total eligibility_period_total = sum of annual_credit over",
+        "total eligibility_period_total = sum of annual_total_before_limit over",
+    ),
 ]
 
 
@@ -279,10 +291,11 @@ def caught(folder: Path, index: int, timeout: float, budget: float) -> dict[str,
     encoding = case / BUNDLED.name
     encoding.write_text(source.replace(old, new), encoding="utf-8")
     row: dict[str, object] = {"n": index + 1, "clause": clause, "mistake": what}
-    checked, row["check_s"] = run([*LEXTRACE, "check", "--encoding", str(encoding)])
+    # As CI runs it: --strict, so that a warning fails too.
+    checked, row["check_s"] = run([*LEXTRACE, "check", "--strict", "--encoding", str(encoding)])
     if checked.returncode != 0:
         said = (checked.stdout + checked.stderr).splitlines()
-        first = next((line for line in said if ": error " in line), "")
+        first = next((line for line in said if ": error " in line or ": warning " in line), "")
         row["by"] = "check"
         row["why"] = first.split("]: ", 1)[-1][:110]
         return row
