@@ -226,3 +226,40 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
 
     items.sort(key=rank)
+
+
+def too_large_scenario() -> dict[str, object]:
+    """A scenario of the bundled statute whose amounts have more digits than a decimal(38, 2)
+    column holds: its job counts just below the largest number the scenario format reads."""
+    huge = 10**31 - 1
+    return {
+        "new_jobs": huge,
+        "retained_jobs": huge,
+        "labor_harmony_new_jobs": huge,
+        "labor_harmony_retained_jobs": huge,
+        "board_underrepresented_share": "1",
+        "child_care": True,
+        "mega_project": True,
+        "government_restricted_municipality": True,
+        "municipality_median_salary": "50000",
+        "project_median_salary": "50000",
+        "county_median_salary": "50000",
+        "lowest_full_time_hourly_wage": "30",
+        "state_minimum_wage": "15.92",
+        "eligibility_period_years": 10,
+    }
+
+
+def write_flag_statute(folder: Path, expression: str) -> Path:
+    """Writes a one-clause statute whose one result, the yes or no `flag`, is `expression`
+    over the input `wage` ("A flag when the wage exceeds $5."), and returns its path."""
+    words = "A flag when the wage exceeds $5."
+    (folder / "flag.txt").write_text(f"1. a. {words}\n", "utf-8")
+    path = folder / "flag.lex"
+    path.write_text(
+        'statute "Flag Act 1"\n  title "A flag act"\n  official "flag.txt"\n\n'
+        'input wage: money = $0 "a wage";\n\nresults flag;\n\n'
+        f'section 1. {{\na. "{words}" {{\n  rule flag: bool = {expression};\n}}\n}}\n',
+        "utf-8",
+    )
+    return path

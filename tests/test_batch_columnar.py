@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.csv as pcsv
 import pyarrow.parquet as pq
 import pytest
-from conftest import ROOT, text_table, wide_decimal_table
+from conftest import ROOT, text_table, too_large_scenario, wide_decimal_table
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -121,23 +121,7 @@ def test_parquet_output_holds_exact_decimals_and_an_error_column(
 def test_an_amount_beyond_a_money_column_is_its_rows_error_in_every_table(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    huge = 10**31 - 1
-    row = {
-        "new_jobs": huge,
-        "retained_jobs": huge,
-        "labor_harmony_new_jobs": huge,
-        "labor_harmony_retained_jobs": huge,
-        "board_underrepresented_share": "1",
-        "child_care": True,
-        "mega_project": True,
-        "government_restricted_municipality": True,
-        "municipality_median_salary": "50000",
-        "project_median_salary": "50000",
-        "county_median_salary": "50000",
-        "lowest_full_time_hourly_wage": "30",
-        "state_minimum_wage": "15.92",
-        "eligibility_period_years": 10,
-    }
+    row = too_large_scenario()
     source = tmp_path / "big.jsonl"
     good = (ROOT / "examples" / "distressed-manufacturer.json").read_text("utf-8")
     source.write_text(json.dumps(row) + "\n" + json.dumps(json.loads(good)) + "\n", "utf-8")

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
-from conftest import EXAMPLES
+from conftest import EXAMPLES, too_large_scenario
 
 from lextrace import ScenarioError, load_statute
 from lextrace.result_tables import PROVENANCE_METADATA, READINGS_METADATA
@@ -300,29 +300,10 @@ def test_no_rows_give_an_empty_table_with_the_kept_columns() -> None:
     assert typed.schema.field("case").type == pa.int64()
 
 
-HUGE = "9" * 31  # below the size of a number the scenario format reads
-TOO_LARGE = {
-    "new_jobs": HUGE,
-    "retained_jobs": HUGE,
-    "labor_harmony_new_jobs": HUGE,
-    "labor_harmony_retained_jobs": HUGE,
-    "board_underrepresented_share": "1",
-    "child_care": True,
-    "mega_project": True,
-    "government_restricted_municipality": True,
-    "municipality_median_salary": "50000",
-    "project_median_salary": "50000",
-    "county_median_salary": "50000",
-    "lowest_full_time_hourly_wage": "30",
-    "state_minimum_wage": "15.92",
-    "eligibility_period_years": 10,
-}
-
-
 def test_an_amount_beyond_a_money_column_is_its_rows_error() -> None:
     # Exact in JSON (evaluate), but more digits than decimal(38, 2) holds: the row's error in
     # place, the other rows evaluated, never a table that cannot be built.
-    scenario = {k: int(v) if v == HUGE else v for k, v in TOO_LARGE.items()}
+    scenario = too_large_scenario()
     exact = STATUTE.evaluate(scenario).to_dict(include_trace=False)["eligibility_period_total"]
     assert len(str(exact).replace(".", "")) > 38
     got = rows_of(STATUTE.evaluate_many([scenario, SCENARIOS[0]]))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, write_flag_statute
 from hypothesis import HealthCheck, given, settings
 
 from lextrace import Statute, load_statute
@@ -137,15 +137,8 @@ def test_a_condition_calling_a_rule_with_parameters_shows_the_call_and_its_value
 
 
 def test_a_yes_or_no_stated_is_not_called_an_amount(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "flag.txt").write_text("1. a. A flag when the wage exceeds $5.\n", "utf-8")
-    (tmp_path / "flag.lex").write_text(
-        'statute "Flag Act 1"\n  title "A flag act"\n  official "flag.txt"\n\n'
-        'input wage: money = $0 "a wage";\n\nresults flag;\n\n'
-        'section 1. {\na. "A flag when the wage exceeds $5." {\n'
-        "  rule flag: bool = true when wage > $5;\n}\n}\n",
-        "utf-8",
-    )
-    result = load_statute(tmp_path / "flag.lex").evaluate({"wage": "6"}, trace=True)
+    path = write_flag_statute(tmp_path, "true when wage > $5")
+    result = load_statute(path).evaluate({"wage": "6"}, trace=True)
     assert result.trace is not None
     text = Narrator(result.trace).markdown("flag")
     assert "yes" in text and "the amount stated" not in text, text

@@ -13,6 +13,7 @@ import venv
 from pathlib import Path
 
 import pytest
+from conftest import write_flag_statute
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "examples" / "python" / "typed_inputs.py"
@@ -124,13 +125,5 @@ def test_amount_and_flag_read_results_typed_and_refuse_other_types(tmp_path: Pat
         result.flag("per_job_new")
     with pytest.raises(KeyError):
         result.amount("no_such_result")
-    (tmp_path / "flag.txt").write_text("1. a. A flag when the wage exceeds $5.\n", "utf-8")
-    (tmp_path / "flag.lex").write_text(
-        'statute "Flag Act 1"\n  title "A flag act"\n  official "flag.txt"\n\n'
-        'input wage: money = $0 "a wage";\n\nresults flag;\n\n'
-        'section 1. {\na. "A flag when the wage exceeds $5." {\n'
-        "  rule flag: bool = wage > $5;\n}\n}\n",
-        "utf-8",
-    )
-    flagged = load_statute(tmp_path / "flag.lex").evaluate({"wage": "6"})
+    flagged = load_statute(write_flag_statute(tmp_path, "wage > $5")).evaluate({"wage": "6"})
     assert isinstance(flagged, Result) and flagged.flag("flag") is True
