@@ -50,7 +50,7 @@ from .dsl import ast
 from .dsl.columnar import Chunk, Engine, Extremes, Unsupported, keep_freed_memory
 from .dsl.errors import ScenarioError
 from .dsl.evaluator import EvaluationError
-from .dsl.reserved import RESERVED_KEYS as RESERVED
+from .dsl.reserved import RESERVED_KEYS
 from .dsl.scenario import ExactNumber, parse_text
 from .dsl.values import cents_string
 from .json_compiled import CompiledLines, compiled_reader
@@ -246,8 +246,13 @@ class Runner:
             if self.other_fields_allowed and isinstance(scenario, Mapping):
                 # An impact run reads one population for two versions: a field only the other
                 # version declares is left out here, as its column is on the columnar path.
-                declared = self.statute.ast.inputs
-                scenario = {k: v for k, v in scenario.items() if k in declared or k in RESERVED}
+                periods = self.statute.ast.periods
+                kept = {
+                    *self.statute.ast.inputs,
+                    *RESERVED_KEYS,
+                    *([periods.name] if periods else []),
+                }
+                scenario = {k: v for k, v in scenario.items() if k in kept}
             # A scenario of periods is evaluated period by period by `evaluate`, not here:
             # the flat validation refuses it at its field.
             inputs = self.statute.validate(scenario, source, self.floats)
