@@ -63,6 +63,8 @@ _WORD_NUMBERS.update(
         for ones in _ONES
     }
 )
+# The units of time a duration is stated in, singular.
+TIME_UNITS = ("day", "week", "month", "year")
 _UNIT_WORDS = {
     "day": "day",
     "days": "day",
@@ -77,7 +79,7 @@ _UNIT_WORDS = {
 # "2 years", "five years", "thirty (30) days", "a 2-year period", "90 calendar days".
 _DURATION = re.compile(
     r"(?<![\w.])([0-9]+|[a-z]+(?:-[a-z]+)?)(?:\s*\(([0-9]+)\))?[\s-]+(?:calendar\s+)?"
-    r"(days?|weeks?|months?|years?)\b"
+    r"(" + "|".join(f"{unit}s?" for unit in TIME_UNITS) + r")\b"
 )
 
 

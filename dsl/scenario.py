@@ -417,12 +417,13 @@ class _Validator:
         name = declared.name
         before = len(self.problems)
         condition = derived.condition
-        if not self.references_valid(condition, invalid) and name not in scenario:
+        decidable = self.references_valid(condition, invalid)
+        if not decidable and name not in scenario:
             # Whether it is derived rests on a field already refused: that one problem is told,
             # not this field's absence as well.
             invalid.add(name)
             return
-        if self.references_valid(condition, invalid) and self.holds(condition, values):
+        if decidable and self.holds(condition, values):
             rule = self.statute.definitions[derived.rule]
             if name in scenario:
                 self.problem(

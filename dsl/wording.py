@@ -28,7 +28,7 @@ from typing import Literal as TypingLiteral
 
 from . import ast
 from .errors import quoted
-from .numbers import StatedNumber, stated_number_spans
+from .numbers import TIME_UNITS, StatedNumber, stated_number_spans
 
 Kind = TypingLiteral["percent", "money", "fraction", "period", "plain"]
 _KIND_NAMES: dict[Kind, str] = {
@@ -81,7 +81,7 @@ _DOLLARS = re.compile(r"\s*dollars?\b")
 # A number joined to its unit of time names a period's length ("a 12-month period", "the
 # 3-year average"), not a quantity counted in that unit ("12 weeks of leave", which an encoding
 # may hold as a number of weeks).
-_PERIOD = re.compile(r"-(?:calendar-)?(?:day|week|month|year)\b(?:\s+[a-z]+)?")
+_PERIOD = re.compile(r"-(?:calendar-)?(?:" + "|".join(TIME_UNITS) + r")\b(?:\s+[a-z]+)?")
 _BETWEEN_LOW = re.compile(r"\bbetween\s+$")
 _BETWEEN_HIGH = re.compile(r"\bbetween\s+\$?\S+(?:\s+(?:percent|per\s+cent))?\s+and\s+$")
 # The negative words that let a comparison be encoded by its negation, once the comparator

@@ -51,6 +51,8 @@ def located(error: ScenarioError, source: str | None, prefix: str = "") -> Scena
     """Returns a refusal raised while a scenario was evaluated (not validated), told as a
     validation's is: from its source, each field by its whole path (`prefix`: a period's)."""
     problems = [FieldProblem(prefix + p.field, p.expected, p.given, p.hint) for p in error.problems]
+    # Of the error's own class (an empty aggregate, an undefined date); not copy.copy, which
+    # rebuilds an exception from its message alone.
     refusal = ScenarioError.__new__(type(error))
     ScenarioError.__init__(refusal, problems, error.source or source)
     return refusal

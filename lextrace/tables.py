@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import json
 import os
 import re
@@ -232,6 +233,15 @@ class Runner:
                 )
         return None
 
+    @functools.cached_property
+    def own_fields(self) -> frozenset[str]:
+        """The keys a scenario of this encoding may give: its inputs, the reserved keys and
+        its periods."""
+        periods = self.statute.ast.periods
+        return frozenset(
+            {*self.statute.ast.inputs, *RESERVED_KEYS, *([periods.name] if periods else [])}
+        )
+
     def cells(self, outcome: Result) -> dict[str, object]:
         """Returns one scalar result as output cells (cents for money)."""
         return value_cells(self.statute.ast, outcome.values)
@@ -246,13 +256,7 @@ class Runner:
             if self.other_fields_allowed and isinstance(scenario, Mapping):
                 # An impact run reads one population for two versions: a field only the other
                 # version declares is left out here, as its column is on the columnar path.
-                periods = self.statute.ast.periods
-                kept = {
-                    *self.statute.ast.inputs,
-                    *RESERVED_KEYS,
-                    *([periods.name] if periods else []),
-                }
-                scenario = {k: v for k, v in scenario.items() if k in kept}
+                scenario = {k: v for k, v in scenario.items() if k in self.own_fields}
             # A scenario of periods is evaluated period by period by `evaluate`, not here:
             # the flat validation refuses it at its field.
             inputs = self.statute.validate(scenario, source, self.floats)
