@@ -269,6 +269,12 @@ MISTAKES: list[tuple[str, str, str, str]] = [
         "total eligibility_period_total = sum of annual_credit over",
         "total eligibility_period_total = sum of annual_total_before_limit over",
     ),
+    (
+        "(c)(2)",
+        '"$15 ... or 120 percent of the minimum wage, whichever is higher" as min',
+        "max($15, 120% * state_minimum_wage)",
+        "min($15, 120% * state_minimum_wage)",
+    ),
 ]
 
 
