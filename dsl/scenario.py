@@ -958,14 +958,36 @@ def derive(
     checking the input's bounds on the derived values; raises ScenarioError when one breaks
     a bound (the evidence it was derived from is then inconsistent)."""
     values = dict(inputs)
+    rules = {}
     for name, value in inputs.items():
         if type(value) is Derived:
             values[name] = evaluation.get(value.rule)
+            rules[name] = value.rule
     validator = _Validator(statute)
     validator.check_bounds(values, set())
     if validator.problems:
-        raise ScenarioError(validator.problems)
+        raise ScenarioError([_derived_problem(statute, p, rules) for p in validator.problems])
     return values
+
+
+def _derived_problem(
+    statute: ast.Statute, problem: FieldProblem, rules: Mapping[str, str]
+) -> FieldProblem:
+    """Returns a bound broken by a derived value told as derived, not as given: by which rule,
+    from which of the scenario's fields (the evidence that is inconsistent)."""
+    rule = rules.get(problem.field)
+    if rule is None:
+        return problem
+    declared = statute.inputs[problem.field]
+    assert declared.derived_by is not None
+    condition = _Validator(statute).source_of(declared.derived_by.condition)
+    clause = statute.citation(statute.definitions[rule].clause)
+    return dataclasses.replace(
+        problem,
+        given=f"{problem.given} (derived by {rule}, {clause}, as {condition})",
+        hint=problem.hint
+        or "the fields it is derived from break this bound: they, or the rule, are wrong",
+    )
 
 
 def derivation_readings(statute: ast.Statute, names: list[str]) -> set[str]:

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
 from lextrace import load_statute
-from lextrace.verify.checks import BOUNDED, PROVED, VIOLATED
+from lextrace.dsl.errors import ScenarioError
+from lextrace.dsl.scenario import validate
+from lextrace.verify.checks import BOUNDED, PROVED, VIOLATED, Outcome, Verifier
 from lextrace.verify.report import run
 
 ENCODING = ROOT / "tests" / "other_statutes" / "derived.lex"
@@ -72,3 +75,63 @@ def test_a_rule_a_result_uses_still_needs_the_list_it_reads(tmp_path: Path) -> N
         if name.startswith("missing value") and status == VIOLATED
     ]
     assert violated and "'jobs' is not given" in violated[0]
+
+
+NJ = ROOT / "statute" / "nj-34-1b-343.lex"
+# (c)(1)(j): the new full-time jobs in the portion subject to the agreement.
+LABOR_HARMONY_NEW = "count of full_time_jobs where kind = new and labor_harmony;"
+BOUNDED_DERIVED = (
+    "labor_harmony_new_jobs",  # max new_jobs
+    "labor_harmony_retained_jobs",  # max retained_jobs
+    "project_median_salary",  # above $0
+    "lowest_full_time_hourly_wage",  # above $0
+)
+
+
+def derived_outcomes(path: Path) -> dict[str, Outcome]:
+    """The outcome of each `derived within its bounds` check of an encoding, by name."""
+    statute = load_statute(path).ast
+    verifier = Verifier(statute, 10)
+    return {
+        check.name: verifier.prove(check, lambda s: validate(statute, s))
+        for check in verifier.checks()
+        if check.name.startswith("derived within its bounds: ")
+    }
+
+
+def test_each_derived_input_that_declares_bounds_is_proved_within_them() -> None:
+    found = derived_outcomes(NJ)
+    assert set(found) == {f"derived within its bounds: {name}" for name in BOUNDED_DERIVED}
+    # A payroll of no new and no retained job has no median: the evaluator refuses it (the
+    # eligibility-period format), so it is no counterexample to `above $0`.
+    assert {name: o.status for name, o in found.items()} == dict.fromkeys(found, BOUNDED)
+
+
+def test_a_derivation_that_breaks_its_inputs_bound_is_refuted_as_the_evaluator_refuses_it(
+    tmp_path: Path,
+) -> None:
+    # The labor-harmony jobs counted among the retained ones too: past `max new_jobs`.
+    source = NJ.read_text(encoding="utf-8")
+    assert source.count(LABOR_HARMONY_NEW) == 1
+    wrong = tmp_path / NJ.name
+    wrong.write_text(
+        source.replace(LABOR_HARMONY_NEW, "count of full_time_jobs where labor_harmony;"),
+        encoding="utf-8",
+    )
+    official = NJ.with_suffix(".txt")
+    (tmp_path / official.name).write_text(official.read_text(encoding="utf-8"), "utf-8")
+    found = derived_outcomes(wrong)
+    outcome = found.pop("derived within its bounds: labor_harmony_new_jobs")
+    assert outcome.status == VIOLATED, outcome.detail
+    assert {o.status for o in found.values()} == {BOUNDED}
+    assert "the evaluator refuses the scenario: field 'labor_harmony_new_jobs'" in outcome.detail
+    # The counterexample, evaluated as a user would: refused, the value told as derived.
+    assert outcome.counterexample is not None
+    with pytest.raises(ScenarioError) as refused:
+        load_statute(wrong).evaluate(outcome.counterexample[0])
+    (problem,) = refused.value.problems
+    assert problem.field == "labor_harmony_new_jobs"
+    assert problem.expected.startswith("a whole number at most new_jobs (= ")
+    assert "(derived by payroll_labor_harmony_new_jobs, N.J.S.A. 34:1B-343(c)(1)(j), as " in (
+        problem.given
+    )

@@ -46,7 +46,7 @@ from .model import (
 )
 from .monotone import MonotoneProver, moved_as
 from .opaque import holds_whatever_the_rules
-from .replay import judge_evaluates, judge_expr, judge_monotone, judge_value
+from .replay import judge_derived, judge_evaluates, judge_expr, judge_monotone, judge_value
 from .search import Found, Probe, Search
 from .solve import Decided, decide, work
 from .terms import SymbolIndex
@@ -167,6 +167,7 @@ class Verifier:
         found.extend(self.exception_checks())
         found.extend(self.bonus_checks())
         found.extend(self.count_checks())
+        found.extend(self.derivation_checks())
         found.extend(self.obligation_checks())
         # A check is reported by its name: two of one name would show one outcome twice.
         seen: dict[str, int] = {}
@@ -492,6 +493,43 @@ class Verifier:
                     | {"low": "0"},
                 )
 
+    def _words(self, node: ast.Expr) -> str:
+        """Returns an expression as the encoding writes it, on one line."""
+        return " ".join(self.statute.source[node.span.start : node.span.end].split())
+
+    def derivation_checks(self) -> Iterator[Check]:
+        """Yields, for every input derived from a list (`derived by RULE when CONDITION`) that
+        declares bounds, that its rule's value keeps them wherever a scenario derives it. The
+        evaluator refuses a scenario whose derived value breaks a bound (the evidence is then
+        inconsistent), so a rule that can break one refuses evidence the words allow: the
+        labor-harmony jobs counted among the retained ones too, past `max new_jobs`."""
+        model = self.first
+        for declared in self.statute.inputs.values():
+            derived = declared.derived_by
+            if derived is None or not declared.bounds:
+                continue
+            rule = self.statute.definitions[derived.rule]
+            kept = model.bound_facts(declared, model.term(derived.rule))
+            bounds = ", ".join(
+                f"{bound.kind} {self._words(bound.value)}"
+                + (f" when {self._words(bound.when)}" if bound.when else "")
+                for bound in declared.bounds
+            )
+            yield Check(
+                name=f"derived within its bounds: {declared.name}",
+                kind="well-formed",
+                description=f"'{derived.rule}' derives '{declared.name}' within the bounds "
+                f"the input declares ({bounds}) wherever a scenario derives it, when "
+                f"{self._words(derived.condition)} ({self.citation(rule.clause)})",
+                clause=rule.clause,
+                span=declared.span,
+                claim=z3.Implies(
+                    z3.And(model.derivable(), model.derivation_condition(declared)),
+                    z3.And(*kept),
+                ),
+                confirm=self._confirm_derived(declared.name),
+            )
+
     def _computed(self, name: str, values: tuple[Value, ...]) -> tuple[Term, str]:
         """Returns when an evaluation computes the definition instance, and the words that
         say so in a check's description (none when every evaluation does)."""
@@ -653,6 +691,13 @@ class Verifier:
     ) -> Callable[..., Confirmation]:
         def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
             found = judge_evaluates(self.program, scenarios[0], readings, first)
+            return Confirmation(found.violated, found.detail)
+
+        return confirm
+
+    def _confirm_derived(self, name: str) -> Callable[..., Confirmation]:
+        def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
+            found = judge_derived(self.program, name, scenarios[0], readings)
             return Confirmation(found.violated, found.detail)
 
         return confirm

@@ -167,6 +167,9 @@ class Model:
         self.deriving = reachable_definitions(statute, list(self.derivations)) - self.evaluated
         self._derivations_translated = False
         self._links: dict[str, Term] | None = None
+        # Per definition only rules deriving inputs use: when its minimum, maximum or median
+        # has an element to take (else the evaluator refuses a scenario deriving the input).
+        self.refusals: dict[str, list[Term]] = {}
         self.shared = shared
         self.base = base
         self.vary = vary
@@ -389,18 +392,7 @@ class Model:
             facts.append(all_of(variable >= 0, variable <= 1))
         elif kind == "date":
             facts.append(in_calendar(variable))
-        for bound in declared.bounds:
-            limit = self.expr(bound.value, {}, z3.BoolVal(True), record=False)
-            relation = {
-                "min": variable >= limit,
-                "above": variable > limit,
-                "max": variable <= limit,
-            }[bound.kind]
-            if bound.when is not None:
-                relation = z3.Implies(
-                    self.expr(bound.when, {}, z3.BoolVal(True), record=False), relation
-                )
-            facts.append(relation)
+        facts.extend(self.bound_facts(declared, variable))
         given = self.given.get(declared.name)
         if given is not None:
             # Bounds and types speak of a given value only.
@@ -408,6 +400,25 @@ class Model:
             if declared.required_when is not None:
                 condition = self.expr(declared.required_when, {}, z3.BoolVal(True), record=False)
                 facts.append(z3.Implies(condition, given))
+        return facts
+
+    def bound_facts(self, declared: ast.Input, value: Term) -> list[Term]:
+        """Returns the facts that `value` keeps the bounds an input declares (`min`, `above`,
+        `max`, each under its `when`): of the input's own variable, or of the rule that
+        derives it."""
+        facts = []
+        for bound in declared.bounds:
+            limit = self.expr(bound.value, {}, z3.BoolVal(True), record=False)
+            relation = {
+                "min": value >= limit,
+                "above": value > limit,
+                "max": value <= limit,
+            }[bound.kind]
+            if bound.when is not None:
+                relation = z3.Implies(
+                    self.expr(bound.when, {}, z3.BoolVal(True), record=False), relation
+                )
+            facts.append(relation)
         return facts
 
     def _declare_readings(self) -> None:
@@ -801,6 +812,9 @@ class Model:
             zero = z3.IntVal(0) if values and _is_int(values[0]) else z3.RealVal(0)
             terms = [z3.If(p, v, zero) for p, v in zip(present, values, strict=True)]
             return z3.Sum(terms) if terms else zero
+        if self.building and self.building[-1][0] in self.deriving:
+            # Refused where a scenario derives the input, not assumed: see `derivable`.
+            self.refusals.setdefault(self.building[-1][0], []).append(z3.Implies(guard, count > 0))
         if self.building and self.building[-1][0] in self.evaluated:
             # Refused only where an evaluation computes it: where the definition is demanded.
             key = self.building[-1]
@@ -1036,6 +1050,28 @@ class Model:
             for d in self.statute.inputs.values()
             if d.derived_by is not None
         ]
+
+    def derivable(self) -> Term:
+        """Returns when every input a scenario derives has a value its rule can give: each
+        minimum, maximum or median those rules take (where a scenario derives the input) has
+        an element. The evaluator refuses the others ("the median of no element"); they are
+        left out of the constraints, which would tie every check to the lists."""
+        facts = []
+        for declared in self.statute.inputs.values():
+            if declared.derived_by is None:
+                continue
+            self.term(declared.derived_by.rule)
+            used = reachable_definitions(self.statute, [declared.derived_by.rule])
+            held = [fact for name in sorted(used) for fact in self.refusals.get(name, [])]
+            if held:
+                facts.append(z3.Implies(self.derivation_condition(declared), all_of(*held)))
+        return all_of(*facts) if facts else z3.BoolVal(True)
+
+    def derivation_condition(self, declared: ast.Input) -> Term:
+        """Returns the term of the condition under which a scenario derives `declared` (an
+        input `derived by` a rule) instead of giving it."""
+        assert declared.derived_by is not None
+        return self._holds(declared.derived_by.condition)
 
     def _holds(self, condition: ast.Expr) -> Term:
         """Returns the term of a condition over the inputs (a `derived by ... when`)."""

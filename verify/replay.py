@@ -36,6 +36,7 @@ from lextrace.dsl.errors import FieldProblem, ScenarioError
 from lextrace.dsl.evaluator import Evaluation, EvaluationError, Program, evaluate
 from lextrace.dsl.obligations import every_invariant
 from lextrace.dsl.reserved import META_KEY, READINGS_KEY
+from lextrace.dsl.scenario import derive
 from lextrace.dsl.trace import display
 from lextrace.dsl.values import Derived, Value
 
@@ -193,11 +194,12 @@ def judge_evaluates(
     first: tuple[str, tuple[Value, ...]] | None = None,
 ) -> Judgement:
     """Returns whether evaluating these inputs fails (a gap, an overlap, a division by zero, a
-    missing value): the results, with what they compute, and every definition no result uses
-    (checked on its own, for every value of its parameters). A rule a result uses only under a
-    condition is asked to be defined only where that condition holds: as the evaluator does.
-    The definition instance `first`, when given, is evaluated before the results, so that its
-    own failure is the one told (a gap in its cases, not another table's met on the way)."""
+    missing value, a value derived from a list that breaks its input's bounds): the results,
+    with what they compute, and every definition no result uses (checked on its own, for every
+    value of its parameters). A rule a result uses only under a condition is asked to be
+    defined only where that condition holds: as the evaluator does. The definition instance
+    `first`, when given, is evaluated before the results, so that its own failure is the one
+    told (a gap in its cases, not another table's met on the way)."""
     statute = program.statute
     computed = reachable_definitions(statute, statute.result_names)
     # A rule deriving an input (`derived by`) is evaluated only by a scenario that derives it.
@@ -210,6 +212,8 @@ def judge_evaluates(
         if first is not None:
             Evaluation(program, inputs, _selected(statute, readings), False).get(*first)
         evaluation = evaluate(program, inputs, _selected(statute, readings))
+        if any(type(value) is Derived for value in inputs.values()):
+            derive(statute, evaluation, inputs)
         for definition in statute.definitions.values():
             if definition.name in idle or definition.name in computed:
                 continue
@@ -217,7 +221,28 @@ def judge_evaluates(
                 evaluation.get(definition.name, args)
     except EvaluationError as error:
         return Judgement(True, f"the evaluator fails: {error}", [])
+    except ScenarioError as error:
+        return Judgement(True, f"the evaluator refuses the scenario: {error}", [])
     return Judgement(False, "the evaluator evaluates this scenario without error", [])
+
+
+def judge_derived(
+    program: Program, name: str, inputs: dict[str, Value], readings: Mapping[str, str]
+) -> Judgement:
+    """Returns whether the evaluator refuses these inputs for the value it derives for the
+    input `name` (`derived by`): a value outside the bounds the input declares."""
+    statute = program.statute
+    evaluation = evaluate(program, inputs, _selected(statute, readings))
+    try:
+        derive(statute, evaluation, inputs)
+    except ScenarioError as error:
+        own = [problem for problem in error.problems if problem.field == name]
+        if own:
+            return Judgement(True, f"the evaluator refuses the scenario: {own[0].render()}", [])
+        return Judgement(
+            False, f"the evaluator refuses the scenario for another field: {error}", []
+        )
+    return Judgement(False, f"the evaluator derives {name} within its bounds", [])
 
 
 def judge_value(
