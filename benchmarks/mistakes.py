@@ -275,6 +275,12 @@ MISTAKES: list[tuple[str, str, str, str]] = [
         "max($15, 120% * state_minimum_wage)",
         "min($15, 120% * state_minimum_wage)",
     ),
+    (
+        "(c)(1)(j)",
+        "the labor-harmony new jobs counted from every labor-harmony job, retained ones too",
+        "count of full_time_jobs where kind = new and labor_harmony;",
+        "count of full_time_jobs where labor_harmony;",
+    ),
 ]
 
 
