@@ -501,7 +501,8 @@ def _comparison_finding(
             ops.update(_NEGATED[o] for o in occurrence.ops)
         return op in ops
 
-    settled = [o for o in phrased if not o.between or placed.readings]
+    on_ends = _readings_on_ends(statute, placed.readings)
+    settled = [o for o in phrased if not o.between or on_ends]
     ends = [o for o in settled if o.between]
     if ends and len(ends) == len(settled) and any(allows(o) for o in ends):
         # The comparison faces the right way: whether it includes the end is the reading's.
@@ -512,14 +513,21 @@ def _comparison_finding(
         return None
     written = ast.folded(statute.source[compare.span.start : compare.span.end])
     where = _where(placed.clause)
-    unsettled = [o for o in phrased if o.between and not placed.readings and allows(o)]
+    unsettled = [o for o in phrased if o.between and not on_ends and allows(o)]
     if unsettled:
+        cited = ", ".join(placed.readings)
         return Finding(
             literal.span,
             placed.clause,
             f"'{written}' in '{placed.name}' takes a side on an end of "
             f"{_quoted(unsettled)} in {where}: whether “between” includes its ends is a "
-            "question of reading",
+            "question of reading"
+            + (
+                f", and the readings it cites ({cited}) do not speak of it (no “between”, "
+                "“inclusive” or “exclusive” in their questions and options)"
+                if cited
+                else ""
+            ),
             "cite the reading that settles it (reading I...), or add: reviewed "
             f'{literal.text} "why this end is right"',
         )
@@ -569,6 +577,23 @@ def _compared_number(
 
 _INCLUSIVE = re.compile(r"\binclusive\b", re.IGNORECASE)
 _EXCLUSIVE = re.compile(r"\bexclusive\b", re.IGNORECASE)
+
+
+_ON_ENDS = re.compile(r"\bbetween\b|\binclusive\b|\bexclusive\b", re.IGNORECASE)
+
+
+def _readings_on_ends(statute: ast.Statute, readings: tuple[str, ...]) -> bool:
+    """True when one of the readings speaks of whether "between" includes its ends: "between",
+    "inclusive" or "exclusive" in its question or in an option's name or words. Another
+    reading cited (a citation swapped) settles nothing of the ends."""
+    for reading_id in readings:
+        reading = statute.readings.get(reading_id)
+        if reading is None:
+            continue
+        texts = [reading.question] + [f"{o.name} {o.description}" for o in reading.options]
+        if any(_ON_ENDS.search(text) for text in texts):
+            return True
+    return False
 
 
 def _settled_ends(

@@ -296,6 +296,27 @@ def test_between_without_a_reading_is_refused(tmp_path: Path, encoding_source: s
     assert any("hint: cite the reading that settles it" in line for line in first)
 
 
+def test_between_citing_a_reading_that_does_not_speak_of_its_ends_is_refused(
+    tmp_path: Path, encoding_source: str
+) -> None:
+    # I5 (the training bonus) swapped in for I4 (the bands inclusive) settles nothing.
+    variant = write_variant(
+        tmp_path,
+        encoding_source,
+        "bonus cases large_employer_bonus: money exclusive otherwise $0 reading I4;",
+        "bonus cases large_employer_bonus: money exclusive otherwise $0 reading I5;",
+    )
+    found = errors(variant)
+    assert len(found) == 8, found
+    first = found[0].splitlines()[0]
+    assert first.startswith(located(variant, "new_jobs >= 251 and new_jobs <= 400", "251"))
+    assert first.endswith(
+        "whether “between” includes its ends is a question of reading, and the readings it "
+        "cites (I5) do not speak of it (no “between”, “inclusive” or “exclusive” in their "
+        "questions and options)"
+    )
+
+
 @pytest.mark.parametrize("option", ["either-way", "exclusive"])
 @pytest.mark.parametrize(
     "new",
