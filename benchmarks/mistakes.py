@@ -281,6 +281,12 @@ MISTAKES: list[tuple[str, str, str, str]] = [
         "count of full_time_jobs where kind = new and labor_harmony;",
         "count of full_time_jobs where labor_harmony;",
     ),
+    (
+        "(c)(1)(c)",
+        "the job bands citing the training bonus's reading (I5) for I4's inclusive ends",
+        "bonus cases large_employer_bonus: money exclusive otherwise $0 reading I4;",
+        "bonus cases large_employer_bonus: money exclusive otherwise $0 reading I5;",
+    ),
 ]
 
 
