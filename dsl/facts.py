@@ -16,7 +16,9 @@ are checked, in two directions:
   join their phrases with "or" is refused, unless it marks one of them `reads NAME "reason"`.
 
 A phrase matches case-insensitively, on word boundaries, whatever the whitespace between its
-words, and with typographic quotes and apostrophes read as straight ones. A rule that derives
+words, and with typographic quotes and apostrophes read as straight ones; not inside a longer
+phrase of another fact ("earned income" is not named by "earned income amount" when that is
+another input's phrase), unless the two are a list and a field of its records. A rule that derives
 an input from a list (`derived by`) reads lists, not the words' facts: it is not held to its
 clause's words, and it counts as reading the input it derives. Invariants and monotone
 statements may speak of any fact; they are not checked.
@@ -50,9 +52,37 @@ def _pattern(phrase: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)")
 
 
-def names(words: str, phrase: str) -> bool:
-    """Returns True when the phrase occurs in the words (see the module's docstring)."""
-    return _pattern(phrase).search(normalised(words)) is not None
+def names(words: str, phrase: str, longer: tuple[str, ...] = ()) -> bool:
+    """Returns True when the phrase occurs in the words (see the module's docstring), at a
+    place that is not inside one of the `longer` phrases (another fact's, that contain it:
+    "earned income" is not named by "earned income amount" when that is another fact's)."""
+    text = normalised(words)
+    found = [(m.start(), m.end()) for m in _pattern(phrase).finditer(text)]
+    if not found or not longer:
+        return bool(found)
+    covered = [(m.start(), m.end()) for other in longer for m in _pattern(other).finditer(text)]
+    return any(
+        not any(start <= at and end <= until for start, until in covered) for at, end in found
+    )
+
+
+def containing(
+    phrases: list[tuple[tuple[str, str], str]], together: set[frozenset[tuple[str, str]]]
+) -> dict[tuple[tuple[str, str], str], tuple[str, ...]]:
+    """Returns, for each (fact, phrase), the longer phrases of other facts that contain it;
+    not those of a fact named `together` with it (a list and its records' fields: "each
+    half-time student" names the list and the field "half-time student" alike)."""
+    return {
+        (owner, phrase): tuple(
+            other
+            for other_owner, other in phrases
+            if other_owner != owner
+            and frozenset((owner, other_owner)) not in together
+            and len(normalised(other)) > len(normalised(phrase))
+            and _pattern(phrase).search(normalised(other)) is not None
+        )
+        for owner, phrase in phrases
+    }
 
 
 @dataclass(frozen=True)
@@ -80,10 +110,14 @@ class Fact:
         """Its phrases, quoted and separated by commas."""
         return ", ".join(f'"{p.text}"' for p in self.declared.phrases)
 
-    def named_in(self, words: str) -> ast.Phrase | None:
-        """Returns the first of its phrases the words contain, None when none is."""
+    def named_in(
+        self, words: str, longer: dict[tuple[tuple[str, str], str], tuple[str, ...]] | None = None
+    ) -> ast.Phrase | None:
+        """Returns the first of its phrases the words contain, None when none is; with
+        `longer` (see `containing`), not counting a phrase inside another fact's longer one."""
         for phrase in self.declared.phrases:
-            if names(words, phrase.text):
+            others = (longer or {}).get((self.key, phrase.text), ())
+            if names(words, phrase.text, others):
                 return phrase
         return None
 
@@ -216,6 +250,19 @@ class _Check:
                     self.facts[(record.name, declared.name)] = Fact(
                         declared.name, declared, record.name
                     )
+        # A phrase inside another fact's longer phrase ("earned income" in "earned income
+        # amount") does not name its own fact there.
+        together = {
+            frozenset((key, other))
+            for key, fact in self.facts.items()
+            if fact.declared.type.kind == "list"
+            for other in self.facts
+            if other[0] == fact.declared.type.record
+        }
+        self.longer = containing(
+            [(key, p.text) for key, fact in self.facts.items() for p in fact.declared.phrases],
+            together,
+        )
         self.items = _items(statute)
         # (item id, fact name): a `reads` mark that lets an `and` the words say "or" through.
         self.connective_marks: set[tuple[int, str]] = set()
@@ -254,7 +301,7 @@ class _Check:
             reported: set[tuple[str, str]] = set()
             for read in [] if item.derives else self.item_reads[id(item)]:
                 fact = self.facts[read.key]
-                if fact.named_in(words) is not None:
+                if fact.named_in(words, self.longer) is not None:
                     continue
                 if fact.name in marked:
                     needed.add(fact.name)
@@ -320,7 +367,7 @@ class _Check:
             used = read_in.get(id(clause), set())
             needed: set[str] = set()
             for key, fact in self.facts.items():
-                phrase = fact.named_in(own)
+                phrase = fact.named_in(own, self.longer)
                 if phrase is None or key in used:
                     continue
                 if fact.name in marks:

@@ -385,3 +385,42 @@ def test_a_fact_left_unread_names_where_the_rule_deriving_it_sits(
     assert error.message.endswith(
         "which none of its rules reads (the rule deriving it, 'payroll_new_jobs', sits in (f)(2))"
     )
+
+
+def write_earned_income(folder: Path, rule_b: str) -> Path:
+    """Writes a statute of two facts, one's phrase inside the other's ("earned income" in
+    "earned income amount"), whose clause (b) names only the longer; its rule is `rule_b`."""
+    words_a = "The credit is 10 percent of the earned income."
+    words_b = "The bonus is 5 percent of the earned income amount."
+    (folder / "eic.txt").write_text(f"1. a. {words_a}\nb. {words_b}\n", "utf-8")
+    path = folder / "eic.lex"
+    path.write_text(
+        'statute "Earned Income Act 1"\n  title "Earned income"\n  official "eic.txt"\n\n'
+        'input earned_income: money = $0 named "earned income" "the earned income";\n'
+        'input earned_income_amount: money = $0 named "earned income amount" "the amount";\n\n'
+        "results credit, bonus;\n\n"
+        f'section 1. {{\na. "{words_a}" {{\n  rule credit: money = 10% * earned_income;\n}}\n'
+        f'b. "{words_b}" {{\n  {rule_b}\n}}\n}}\n',
+        "utf-8",
+    )
+    return path
+
+
+def test_a_phrase_inside_another_facts_longer_phrase_does_not_name_it(tmp_path: Path) -> None:
+    assert facts.names("the earned income amount", "earned income")
+    assert not facts.names("the earned income amount", "earned income", ("earned income amount",))
+    assert facts.names(
+        "the earned income, and the earned income amount",
+        "earned income",
+        ("earned income amount",),
+    )
+    # The words of (b) name the amount, not the earned income: a bonus on it is refused there,
+    # and (b)'s words ask no rule of (b) to read the earned income.
+    right = write_earned_income(tmp_path, "rule bonus: money = 5% * earned_income_amount;")
+    assert [d for d in diagnostics(right) if d.severity == "error"] == []
+    wrong = write_earned_income(tmp_path, "rule bonus: money = 5% * earned_income;")
+    messages = [d.message for d in diagnostics(wrong) if d.severity == "error"]
+    assert any(
+        m.startswith("'bonus' reads input 'earned_income', which the words of (b)")
+        for m in messages
+    ), messages
