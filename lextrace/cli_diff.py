@@ -12,13 +12,14 @@ import json
 import click
 
 from .options import output_format, z3_timeout
+from .verify.limits import DIFF_TIMEOUT
 
 
 @click.command(name="diff")
 @click.argument("old", type=click.Path(dir_okay=False))
 @click.argument("new", type=click.Path(dir_okay=False))
 @output_format("text", "json", what="the diff")
-@z3_timeout(10.0, what="Z3 for each result")
+@z3_timeout(DIFF_TIMEOUT, what="Z3 for each result")
 def diff(old: str, new: str, output_format: str, timeout: float) -> None:
     """Compare two encodings: clauses reworded, rules changed, and for each result a Z3 proof
     that it is unchanged for every valid scenario, or a witness scenario where it changes.

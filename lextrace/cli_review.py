@@ -14,7 +14,7 @@ import click
 
 from .cli import BadInput, atomic_file
 from .options import encoding_option, output_format, z3_budget, z3_timeout
-from .verify.limits import DEFAULT_BUDGET
+from .verify.limits import DEFAULT_BUDGET, DEFAULT_TIMEOUT, DIFF_TIMEOUT
 
 
 @click.command()
@@ -35,8 +35,15 @@ from .verify.limits import DEFAULT_BUDGET
     default=None,
     help="Write the report to this file (atomically) instead of standard output.",
 )
-@z3_timeout(10.0)
-@z3_budget(DEFAULT_BUDGET, "the proofs of the new version")
+@z3_timeout(DEFAULT_TIMEOUT, what="each Z3 call of the proofs (as `lextrace verify`)")
+@z3_budget(DEFAULT_BUDGET, "the proofs of the new version (as `lextrace verify`)")
+@click.option(
+    "--diff-timeout",
+    type=click.FloatRange(0.01, 3600),
+    default=DIFF_TIMEOUT,
+    show_default=True,
+    help="Seconds of Z3 work allowed to the comparison of each result (as `lextrace diff`).",
+)
 def review(
     base: str,
     head: str | None,
@@ -46,6 +53,7 @@ def review(
     output: str | None,
     timeout: float,
     budget: float,
+    diff_timeout: float,
 ) -> None:
     """Review an amendment: compare the encoding at BASE (a git revision or an encoding file)
     with HEAD (a revision or a file; the working tree when left out), each with its own official
@@ -74,6 +82,7 @@ def review(
                 format_of(population, None) if population else "jsonl",
                 timeout,
                 budget,
+                diff_timeout,
             )
         except ReviewError as error:
             raise BadInput(str(error)) from None

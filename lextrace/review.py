@@ -28,6 +28,7 @@ from typing import Any
 from .dsl.errors import ScenarioError
 from .dsl.loader import Analysis, analyse
 from .dsl.reserved import READINGS_KEY
+from .verify.limits import DEFAULT_BUDGET, DEFAULT_TIMEOUT, DIFF_TIMEOUT
 
 WORKING_TREE = "the working tree"
 
@@ -133,12 +134,14 @@ def review(
     workdir: Path,
     population: str | None = None,
     population_format: str = "jsonl",
-    timeout: float = 10.0,
-    budget: float = 120.0,
+    timeout: float = DEFAULT_TIMEOUT,
+    budget: float = DEFAULT_BUDGET,
+    diff_timeout: float = DIFF_TIMEOUT,
 ) -> Review:
-    """Returns the review of the encoding from BASE to HEAD (see the module docstring);
-    `workdir` holds the versions written out of git. Raises ReviewError for a revision or file
-    that cannot be read."""
+    """Returns the review of the encoding from BASE to HEAD (see the module docstring), its
+    proofs as `lextrace verify` makes them (`timeout` per Z3 call, `budget` in all) and its
+    comparison of each result as `lextrace diff` (`diff_timeout`); `workdir` holds the versions
+    written out of git. Raises ReviewError for a revision or file that cannot be read."""
     from .api import Statute
     from .verify.diff import semantic_diff
     from .verify.report import run
@@ -154,7 +157,7 @@ def review(
     if before.analysis.errors or old is None:
         found.notes.append("the base version does not check: no diff or impact")
         return found
-    found.diff = semantic_diff(old, new, timeout)
+    found.diff = semantic_diff(old, new, diff_timeout)
     if population is not None:
         from .impact import impact
 
