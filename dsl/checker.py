@@ -1840,11 +1840,12 @@ def check_statute(statute: ast.Statute) -> list[Diagnostic]:
     cycles, untraceable numbers, unaccounted clauses, unused inputs, comparators and units
     against the words (dsl/wording.py), amounts of different periods (dsl/rates.py),
     comparisons the declarations settle (dsl/settled.py), the greater or the lesser of values
-    against the words that choose (dsl/choices.py), facts the words do not name (dsl/facts.py);
+    against the words that choose (dsl/choices.py), comparisons with dates against the words'
+    "after" and "before" (dsl/date_words.py), facts the words do not name (dsl/facts.py);
     a rule or an input no result rests on."""
     # The checks that read the words are imported here, not with the module: the evaluator
     # imports this module for `walk` and `computed_type`, and a cached encoding is not checked.
-    from . import choices, facts, rates, settled, wording
+    from . import choices, date_words, facts, rates, settled, wording
 
     checker = _Checker(statute)
     checker.check_records()
@@ -1861,6 +1862,7 @@ def check_statute(statute: ast.Statute) -> list[Diagnostic]:
         *rates.findings(statute),
         *settled.findings(statute),
         *choices.findings(statute),
+        *date_words.findings(statute),
     ]:
         checker.report(finding.span, finding.message, finding.clause, hint=finding.hint)
     checker.check_coverage()

@@ -245,7 +245,13 @@ def stated_month_days(words: str) -> set[tuple[int, int]]:
 
 def stated_dates(words: str) -> set[datetime.date]:
     """Returns every date `words` state: `2024-01-01`, `January 1, 2024`, `1 January 2024`."""
-    found: set[datetime.date] = set()
+    return {day for _, _, day in date_spans(words)}
+
+
+def date_spans(words: str) -> list[tuple[int, int, datetime.date]]:
+    """Returns where `words` state each date (start, end, the date), in order of place:
+    `2024-01-01`, `January 1, 2024`, `1 January 2024`."""
+    found: list[tuple[int, int, datetime.date]] = []
     for index, pattern in enumerate(_WRITTEN_DATES):
         for match in pattern.finditer(words):
             a, b, c = match.groups()
@@ -256,10 +262,10 @@ def stated_dates(words: str) -> set[datetime.date]:
             else:
                 parts = (int(c), _MONTHS.get(b.lower(), 0), int(a))
             try:
-                found.add(datetime.date(*parts))
+                found.append((match.start(), match.end(), datetime.date(*parts)))
             except ValueError:
                 continue
-    return found
+    return sorted(found, key=lambda span: span[0])
 
 
 # ---- which expressions are dates -------------------------------------------------------------

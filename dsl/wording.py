@@ -117,7 +117,7 @@ class Finding:
 
 
 @dataclass(frozen=True)
-class _Placed:
+class Placed:
     """Expressions placed in a clause: the definition's name, the reviewed numbers and the
     readings that apply to them."""
 
@@ -307,7 +307,7 @@ def polarised(expr: ast.Expr | None, negated: bool = False) -> Iterator[tuple[as
         yield from polarised(expr.condition, negated)
 
 
-def placements(statute: ast.Statute) -> Iterator[_Placed]:
+def placements(statute: ast.Statute) -> Iterator[Placed]:
     """Yields every rule, `cases` fallback, case, exception and invariant with its name, its
     clause, its marks and readings, and the expressions it computes or states."""
     for definition in statute.definitions.values():
@@ -315,7 +315,7 @@ def placements(statute: ast.Statute) -> Iterator[_Placed]:
             expressions: tuple[ast.Expr | None, ...] = (definition.expr, definition.condition)
         else:
             expressions = (definition.otherwise,)
-        yield _Placed(
+        yield Placed(
             definition.name,
             definition.clause,
             definition.reviewed,
@@ -324,7 +324,7 @@ def placements(statute: ast.Statute) -> Iterator[_Placed]:
         )
         if isinstance(definition, ast.Cases):
             for case in definition.cases:
-                yield _Placed(
+                yield Placed(
                     definition.name,
                     case.clause,
                     case.reviewed,
@@ -332,7 +332,7 @@ def placements(statute: ast.Statute) -> Iterator[_Placed]:
                     (case.expr, case.condition),
                 )
     for exception in statute.exceptions:
-        yield _Placed(
+        yield Placed(
             exception.name,
             exception.clause,
             exception.reviewed,
@@ -340,7 +340,7 @@ def placements(statute: ast.Statute) -> Iterator[_Placed]:
             (exception.expr, exception.condition),
         )
     for invariant in statute.invariants:
-        yield _Placed(
+        yield Placed(
             invariant.name,
             invariant.clause,
             invariant.reviewed,
@@ -411,7 +411,7 @@ def _where(clause: ast.Clause) -> str:
 
 
 def _unit_finding(
-    placed: _Placed,
+    placed: Placed,
     literal: ast.Literal,
     stated: list[Occurrence],
     exempt: set[Fraction | None],
@@ -448,7 +448,7 @@ def _unit_finding(
     )
 
 
-def _speaks_of_percentages(placed: _Placed) -> bool:
+def _speaks_of_percentages(placed: Placed) -> bool:
     """True when the words of the clause, or of a clause enclosing it, speak of a percentage
     or a rate ("percent", "per cent", "percentage", "%", "rate")."""
     clause: ast.Clause | None = placed.clause
@@ -469,7 +469,7 @@ def _quoted(found: Iterator[Occurrence] | list[Occurrence]) -> str:
 
 def _comparison_finding(
     statute: ast.Statute,
-    placed: _Placed,
+    placed: Placed,
     compare: ast.Compare,
     polarity: str,
     stated: list[Occurrence],
@@ -619,7 +619,7 @@ def _settled_ends(
 
 def _end_finding(
     statute: ast.Statute,
-    placed: _Placed,
+    placed: Placed,
     compare: ast.Compare,
     literal: ast.Literal,
     op: str,
@@ -653,7 +653,7 @@ def _end_finding(
 
 def _step_findings(
     statute: ast.Statute,
-    placed: _Placed,
+    placed: Placed,
     expr: ast.Expr | None,
     counted: list[Step],
     exempt: set[Fraction | None],
@@ -696,7 +696,7 @@ def _step_findings(
 
 def _per_step_findings(
     statute: ast.Statute,
-    placed: _Placed,
+    placed: Placed,
     expr: ast.Expr | None,
     amounts: list[PerStep],
     exempt: set[Fraction | None],

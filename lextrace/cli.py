@@ -251,6 +251,7 @@ def evaluate(
 @common_options
 def explain(scenario: str, width: int, encoding: str | None, readings: tuple[str, ...]) -> None:
     """Print the derivation of every result of SCENARIO, each value with its citation."""
+    from .dsl.errors import ScenarioError
     from .dsl.evaluator import EvaluationError
     from .verify import replay
 
@@ -258,7 +259,7 @@ def explain(scenario: str, width: int, encoding: str | None, readings: tuple[str
     data, statute, source = _scenario_and_statute(encoding, scenario)
     try:
         result = statute.evaluate(data, chosen, trace=True, source=source)
-    except EvaluationError as error:
+    except (EvaluationError, ScenarioError) as error:
         if not _replayed_failure(statute, data, scenario, source, chosen, error):
             raise
         return
@@ -291,24 +292,34 @@ def _replayed_failure(
     error: Exception,
 ) -> bool:
     """Prints the replay of a counterexample file whose scenario the evaluator fails on (a
-    gap, an overlap, a division by zero, a missing value the check found), and the failure in
-    place of the derivation; returns False when the file records no such check."""
+    gap, an overlap, a division by zero, a missing value the check found) or refuses (a value
+    derived from a list past its input's bounds), and the failure in place of the derivation;
+    returns False when the file records no such check."""
+    from .dsl.errors import ScenarioError
     from .verify import replay
 
     record = replay.record_of(data)
     if record is None or not isinstance(record.get("violates"), Mapping):
         return False
-    inputs = statute.validate(data, source)
+    try:
+        inputs = statute.validate(data, source)
+    except ScenarioError:
+        return False
     selected = statute.readings_for(data, chosen, source)
     program = statute.program
     found = replay.replay(program, data, scenario, inputs, selected, lambda p: _partner(program, p))
     if found is None or found.judgement is None or not found.judgement.violated:
         return False
-    click.echo(f"{statute.ast.name}: the evaluator fails on {scenario}")
+    refused = isinstance(error, ScenarioError)
+    verb = "refuses" if refused else "fails on"
+    click.echo(f"{statute.ast.name}: the evaluator {verb} {scenario}")
     click.echo("")
     click.echo(replay.render(found))
     click.echo("")
-    click.echo(f"No derivation: the evaluation stops where the encoding is undefined: {error}")
+    if refused:
+        click.echo(f"No derivation: the scenario is refused: {error}")
+    else:
+        click.echo(f"No derivation: the evaluation stops where the encoding is undefined: {error}")
     return True
 
 

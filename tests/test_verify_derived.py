@@ -6,14 +6,16 @@ the rule's value there, as the evaluator derives it."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, lextrace_command
 
 from lextrace import load_statute
 from lextrace.dsl.errors import ScenarioError
 from lextrace.dsl.scenario import validate
 from lextrace.verify.checks import BOUNDED, PROVED, VIOLATED, Outcome, Verifier
+from lextrace.verify.replay import counterexample_files
 from lextrace.verify.report import run
 
 ENCODING = ROOT / "tests" / "other_statutes" / "derived.lex"
@@ -135,3 +137,19 @@ def test_a_derivation_that_breaks_its_inputs_bound_is_refuted_as_the_evaluator_r
     assert "(derived by payroll_labor_harmony_new_jobs, N.J.S.A. 34:1B-343(c)(1)(j), as " in (
         problem.given
     )
+    # Its counterexample file replays with `lextrace explain`: the check, VIOLATED, refused.
+    report = SimpleNamespace(statute=load_statute(wrong).ast, failures=[outcome])
+    ((path, text),) = counterexample_files(report, tmp_path)
+    path.write_text(text, encoding="utf-8")
+    explained = lextrace_command("explain", str(path))
+    assert explained.returncode == 0, explained.stderr
+    lines = explained.stdout.splitlines()
+    assert lines[0].endswith(f"the evaluator refuses {path}")
+    assert "Check derived within its bounds: labor_harmony_new_jobs (well-formed)" in lines[2]
+    assert any(
+        line.strip().startswith(
+            "VIOLATED: the evaluator refuses the scenario: field 'labor_harmony_new_jobs'"
+        )
+        for line in lines
+    ), explained.stdout
+    assert lines[-1].startswith("No derivation: the scenario is refused: ")

@@ -528,6 +528,7 @@ class Verifier:
                     z3.And(*kept),
                 ),
                 confirm=self._confirm_derived(declared.name),
+                replay={"derived": declared.name},
             )
 
     def _computed(self, name: str, values: tuple[Value, ...]) -> tuple[Term, str]:

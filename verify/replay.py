@@ -194,12 +194,11 @@ def judge_evaluates(
     first: tuple[str, tuple[Value, ...]] | None = None,
 ) -> Judgement:
     """Returns whether evaluating these inputs fails (a gap, an overlap, a division by zero, a
-    missing value, a value derived from a list that breaks its input's bounds): the results,
-    with what they compute, and every definition no result uses (checked on its own, for every
-    value of its parameters). A rule a result uses only under a condition is asked to be
-    defined only where that condition holds: as the evaluator does. The definition instance
-    `first`, when given, is evaluated before the results, so that its own failure is the one
-    told (a gap in its cases, not another table's met on the way)."""
+    missing value): the results, with what they compute, and every definition no result uses
+    (checked on its own, for every value of its parameters). A rule a result uses only under a
+    condition is asked to be defined only where that condition holds: as the evaluator does.
+    The definition instance `first`, when given, is evaluated before the results, so that its
+    own failure is the one told (a gap in its cases, not another table's met on the way)."""
     statute = program.statute
     computed = reachable_definitions(statute, statute.result_names)
     # A rule deriving an input (`derived by`) is evaluated only by a scenario that derives it.
@@ -212,8 +211,6 @@ def judge_evaluates(
         if first is not None:
             Evaluation(program, inputs, _selected(statute, readings), False).get(*first)
         evaluation = evaluate(program, inputs, _selected(statute, readings))
-        if any(type(value) is Derived for value in inputs.values()):
-            derive(statute, evaluation, inputs)
         for definition in statute.definitions.values():
             if definition.name in idle or definition.name in computed:
                 continue
@@ -221,8 +218,6 @@ def judge_evaluates(
                 evaluation.get(definition.name, args)
     except EvaluationError as error:
         return Judgement(True, f"the evaluator fails: {error}", [])
-    except ScenarioError as error:
-        return Judgement(True, f"the evaluator refuses the scenario: {error}", [])
     return Judgement(False, "the evaluator evaluates this scenario without error", [])
 
 
@@ -230,9 +225,10 @@ def judge_derived(
     program: Program, name: str, inputs: dict[str, Value], readings: Mapping[str, str]
 ) -> Judgement:
     """Returns whether the evaluator refuses these inputs for the value it derives for the
-    input `name` (`derived by`): a value outside the bounds the input declares."""
+    input `name` (`derived by`): a value outside the bounds the input declares. Only the
+    derivations are evaluated, as the evaluator derives the inputs before the results."""
     statute = program.statute
-    evaluation = evaluate(program, inputs, _selected(statute, readings))
+    evaluation = Evaluation(program, inputs, _selected(statute, readings), False)
     try:
         derive(statute, evaluation, inputs)
     except ScenarioError as error:
@@ -307,6 +303,10 @@ def judge(
         low = Fraction(target.get("low", "0"))
         high = Fraction(target["high"]) if "high" in target else None
         return judge_value(program, name, values, low, high, scenarios[0], readings)
+    if kind == "well-formed" and "derived" in target:
+        if target["derived"] not in statute.inputs:
+            return None
+        return judge_derived(program, target["derived"], scenarios[0], readings)
     if kind == "well-formed":
         return judge_evaluates(program, scenarios[0], readings)
     return None
