@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from lextrace.dsl import ast
-from lextrace.dsl.loader import load
+from lextrace.dsl.loader import analyse_text, load
 from lextrace.dsl.parser import parse_encoding, parses_as_expression
 from lextrace.statute import BUNDLED, OFFICIAL
 from lextrace.verify.mutants import (
@@ -705,3 +705,24 @@ def test_a_stopped_run_ends_its_workers_at_once() -> None:
     assert process.returncode == 128 + signal.SIGTERM, stderr
     assert "Traceback" not in stderr
     assert left == []  # no worker goes on with the 400 mutants queued
+
+
+def test_a_date_moves_by_a_day_and_a_duration_by_one_of_its_units() -> None:
+    # A date never becomes a number (its day count): each mutant of one is a day either side,
+    # and still type-checks, so that only the checks, proofs or cases can kill it.
+    for path, literal, wanted in [
+        (ROOT / "statute" / "catala-tutorial-tax.lex", "2001-01-01", {"2001-01-02", "2000-12-31"}),
+        (ROOT / "tests" / "other_statutes" / "residence.lex", "5 years", {"6 years", "4 years"}),
+    ]:
+        original = load(path)
+        moved = {
+            edit.text: mutant
+            for mutant in generate(original)
+            if mutant.kind == "amount"
+            for edit in mutant.edits
+            if original.source[edit.start : edit.end] == literal
+        }
+        assert set(moved) == wanted, (path.name, sorted(moved))
+        for mutant in moved.values():
+            analysis = analyse_text(path, mutant.apply(original.source))
+            assert not any("cannot compare" in d.message for d in analysis.errors), mutant

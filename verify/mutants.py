@@ -29,6 +29,7 @@ it is also given for the checks and proofs alone, without the tests.
 
 from __future__ import annotations
 
+import datetime
 import multiprocessing
 import random
 import re
@@ -395,7 +396,18 @@ class _Generator:
         value = Fraction(value)
         span = node.span
         changed: list[tuple[str, str]] = []  # (kind, new text)
-        if node.unit == "money":
+        if node.unit == "date":  # a day off either way: where a date's boundary slips
+            day = datetime.date.fromordinal(int(value))
+            changed += [
+                ("amount", (day + datetime.timedelta(days=shift)).isoformat())
+                for shift in (1, -1)
+                if datetime.date.min < day + datetime.timedelta(days=shift) < datetime.date.max
+            ]
+        elif node.unit == "duration":  # one unit more or fewer, in the unit written
+            changed += [("amount", f"{_number_text(value + 1)} {node.duration_unit}")]
+            if value > 1:
+                changed += [("amount", f"{_number_text(value - 1)} {node.duration_unit}")]
+        elif node.unit == "money":
             if value.denominator == 1:
                 step = max(1, round(value / 10))
                 changed += [("amount", _money_text(value + step))]
