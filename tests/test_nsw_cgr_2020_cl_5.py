@@ -129,3 +129,29 @@ def test_impact_of_a_5000_dollar_prize_cap(tmp_path: Path) -> None:
     assert results["charity_prize_limit"].largest_fall == -500000  # cents
     assert results["permitted"].changed == 0  # it was already refused
     assert main(["impact", str(ENCODING), str(amended), str(population)]) == 0
+
+
+def test_a_case_copied_into_the_wrong_clause_is_one_overlap_and_one_gap_each_shown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (3)'s case given club bingo's condition: social housie has no case, club bingo two.
+    source = ENCODING.read_text(encoding="utf-8")
+    social = "and social_remainder_returned\n      when activity = social_housie;"
+    assert source.count(social) == 1
+    wrong = tmp_path / ENCODING.name
+    wrong.write_text(source.replace(social, social.replace("social_housie", "club_bingo")), "utf-8")
+    (tmp_path / OFFICIAL.name).write_text(OFFICIAL.read_text(encoding="utf-8"), "utf-8")
+    assert main(["verify", "-e", str(wrong), "--format", "json"]) == 1
+    checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    violated = {name for name, c in checks.items() if c["status"] == "VIOLATED"}
+    # Each failure once, by its own check, with a scenario of its own kind: the gap for
+    # social housie, the overlap for club bingo; no invariant is "broken" by either.
+    assert violated == {"exhaustive: permitted", "exclusive: permitted (3) / (4)"}
+    gap, overlap = checks["exhaustive: permitted"], checks["exclusive: permitted (3) / (4)"]
+    assert gap["counterexample"]["activity"] == "social_housie"
+    assert "no case of 'permitted'" in gap["detail"]
+    assert overlap["counterexample"]["activity"] == "club_bingo"
+    assert "'permitted' is defined twice" in overlap["detail"]
+    assert overlap["citation"].endswith("cl 5(4)")  # the later case, where it is reported
+    vacuous = [c for c in checks.values() if c["status"] == "VACUOUS"]
+    assert vacuous and all("mend those first" in c["detail"] for c in vacuous), vacuous

@@ -60,6 +60,8 @@ FAILING = {VIOLATED, UNKNOWN, VACUOUS, ERROR}
 MISSING = "missing value"
 # The kind of obligation a gap between the cases of a definition is.
 NO_CASE = "no case applies"
+# The kind of obligation two cases (or exceptions of one priority) that both apply are.
+OVERLAP = "both apply"
 # How many inputs a message on a hard check names.
 HARD_NAMES = 6
 # The most cases a check is split into when Z3 cannot decide it whole.
@@ -300,6 +302,13 @@ class Verifier:
                 demand, computing = self._computed(definition.name, values)
                 if definition.otherwise is None and all(c.condition for c in definition.cases):
                     applies = z3.Or(*[c for _, c in conditions])
+                    none_holds_judge = self._where_computed(
+                        definition.name,
+                        values,
+                        self._none_holds(
+                            [c.condition for c in definition.cases], definition.params, values
+                        ),
+                    )
                     yield Check(
                         name=f"exhaustive: {definition.name}",
                         kind="well-formed",
@@ -308,23 +317,20 @@ class Verifier:
                         clause=definition.clause,
                         span=definition.span,
                         claim=z3.Implies(demand, applies),
-                        confirm=self._confirm_evaluates((definition.name, values)),
+                        confirm=self._confirm_by(none_holds_judge, (definition.name, values)),
                         # A gap, once found, is assumed away from the other checks: one failure.
                         obligation=(NO_CASE, z3.And(demand, z3.Not(applies))),
-                        probe=Probe(
-                            single=self._where_computed(
-                                definition.name,
-                                values,
-                                self._none_holds(
-                                    [c.condition for c in definition.cases],
-                                    definition.params,
-                                    values,
-                                ),
-                            )
-                        ),
+                        probe=Probe(single=none_holds_judge),
                     )
                 if definition.order == "exclusive":
                     for (case_a, a), (case_b, b) in _pairs(conditioned):
+                        both_judge = self._where_computed(
+                            definition.name,
+                            values,
+                            self._both_hold(
+                                case_a.condition, case_b.condition, definition.params, values
+                            ),
+                        )
                         yield Check(
                             name=f"exclusive: {definition.name} {case_a.clause.short_citation} / "
                             f"{case_b.clause.short_citation}",
@@ -332,22 +338,14 @@ class Verifier:
                             description=f"the cases of '{definition.name}' in "
                             f"{self.citation(case_a.clause)} and "
                             f"{self.citation(case_b.clause)} never both apply{computing}",
-                            clause=case_a.clause,
+                            # At the later case, in its clause: the one that overlaps.
+                            clause=case_b.clause,
                             span=case_b.span,
                             claim=z3.Not(z3.And(demand, a, b)),
-                            confirm=self._confirm_evaluates(),
-                            probe=Probe(
-                                single=self._where_computed(
-                                    definition.name,
-                                    values,
-                                    self._both_hold(
-                                        case_a.condition,
-                                        case_b.condition,
-                                        definition.params,
-                                        values,
-                                    ),
-                                )
-                            ),
+                            confirm=self._confirm_by(both_judge, (definition.name, values)),
+                            # An overlap, once found, is assumed away from the other checks.
+                            obligation=(OVERLAP, z3.And(demand, a, b)),
+                            probe=Probe(single=both_judge),
                         )
                 earlier: list[Term] = []
                 clauses = [case.clause.short_citation for case, _ in conditions]
@@ -389,6 +387,13 @@ class Verifier:
                 for (first, a), (second, b) in _pairs(conditions):
                     if first.priority != second.priority:
                         continue
+                    both_judge = self._where_computed(
+                        definition.name,
+                        values,
+                        self._both_hold(
+                            first.condition, second.condition, definition.params, values
+                        ),
+                    )
                     yield Check(
                         name=f"no conflict: {definition.name}{suffix} {first.name} / {second.name}",
                         kind="well-formed",
@@ -399,16 +404,9 @@ class Verifier:
                         clause=second.clause,
                         span=second.span,
                         claim=z3.Not(z3.And(demand, a, b)),
-                        confirm=self._confirm_evaluates(),
-                        probe=Probe(
-                            single=self._where_computed(
-                                definition.name,
-                                values,
-                                self._both_hold(
-                                    first.condition, second.condition, definition.params, values
-                                ),
-                            )
-                        ),
+                        confirm=self._confirm_by(both_judge, (definition.name, values)),
+                        obligation=(OVERLAP, z3.And(demand, a, b)),
+                        probe=Probe(single=both_judge),
                     )
                 yield Check(
                     name=f"general rule reachable: {definition.name}{suffix}",
@@ -637,12 +635,16 @@ class Verifier:
             confirmation = check.confirm(found.inputs, found.readings)
         except EvaluationError:
             return None
-        if not confirmation.reproduced:
+        if not confirmation.reproduced or not self._evaluates(check, found.inputs, found.readings):
             return None
         assert self._searcher is not None
         raised = check.compositional[0] if check.compositional is not None else None
         found = self._searcher.simpler(
-            found, raised, lambda inputs, chosen: check.confirm(inputs, chosen).reproduced
+            found,
+            raised,
+            lambda inputs, chosen: (
+                self._evaluates(check, inputs, chosen) and check.confirm(inputs, chosen).reproduced
+            ),
         )
         confirmation = check.confirm(found.inputs, found.readings)
         readings = {
@@ -691,6 +693,29 @@ class Verifier:
         self, first: tuple[str, tuple[Value, ...]] | None = None
     ) -> Callable[..., Confirmation]:
         def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
+            found = judge_evaluates(self.program, scenarios[0], readings, first)
+            return Confirmation(found.violated, found.detail)
+
+        return confirm
+
+    def _confirm_by(
+        self, judge: Callable[[Evaluation], bool], first: tuple[str, tuple[Value, ...]]
+    ) -> Callable[..., Confirmation]:
+        """Returns the confirmation of a gap or an overlap by what the check claims: `judge`
+        (no case applies, two cases both apply) must hold on the evaluator, which must then
+        fail on the definition instance `first`. Another failure met first (another
+        definition's gap) confirms nothing: it is that definition's own check's."""
+
+        def confirm(scenarios: list[dict[str, Value]], readings: dict[str, str]) -> Confirmation:
+            selected = {rid: r.default.name for rid, r in self.statute.readings.items()}
+            selected.update(readings)
+            evaluation = Evaluation(self.program, scenarios[0], selected, False)
+            try:
+                claimed = judge(evaluation)
+            except (EvaluationError, ZeroDivisionError) as error:
+                return Confirmation(False, f"the evaluator fails before it can tell: {error}")
+            if not claimed:
+                return Confirmation(False, "the evaluator finds the cases apply as they should")
             found = judge_evaluates(self.program, scenarios[0], readings, first)
             return Confirmation(found.violated, found.detail)
 
@@ -918,12 +943,37 @@ class Verifier:
             if check.confirm is None:
                 return True
             inputs = [validate(s) for s in scenarios]
+            if not self._evaluates(check, inputs, readings):
+                return False
             try:
                 return check.confirm(inputs, readings).reproduced
             except EvaluationError:
                 return True  # a gap or an overlap of the encoding: a breach too
 
         return confirms
+
+    def _assumed(self) -> str:
+        """Returns what a vacuity found says of the gaps and overlaps assumed away from it
+        (none: nothing)."""
+        kinds = [kind for kind, _ in self.undefined if kind != MISSING]
+        if not kinds:
+            return ""
+        found = ", ".join(f"{kinds.count(k)} '{k}'" for k in dict.fromkeys(kinds))
+        return (
+            " where the encoding is defined (what the failing well-formedness checks found is "
+            f"assumed away: {found}; mend those first)"
+        )
+
+    def _evaluates(
+        self, check: Check, inputs: list[dict[str, Value]], readings: dict[str, str]
+    ) -> bool:
+        """True when the check is a well-formedness check (a gap, an overlap, a missing value
+        is what it finds), or when the evaluator evaluates every scenario without failing: a
+        property's counterexample is a scenario the encoding defines, where the property is
+        false, not another definition's gap (its own check reports that one)."""
+        if check.kind == "well-formed":
+            return True
+        return not any(judge_evaluates(self.program, i, readings).violated for i in inputs)
 
     def prove(
         self, check: Check, validate: Callable[[dict[str, object]], dict[str, Value]]
@@ -948,7 +998,7 @@ class Verifier:
                     check,
                     VACUOUS,
                     time.perf_counter() - started,
-                    detail="the premise never holds for a valid scenario",
+                    detail="the premise never holds for a valid scenario" + self._assumed(),
                 )
         if check.checks_no_rule is not None and check.checks_no_rule(min(self.timeout_ms, 2000)):
             return Outcome(
