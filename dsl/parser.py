@@ -1076,6 +1076,8 @@ class _Builder:
         children = tree.children
         if kind in ("money", "percent", "number", "true", "false", "date", "duration"):
             return self.literal(tree)
+        if kind == "negative_literal":  # a bound below zero: `min -$10,000,000`
+            return self.negative_literal(cast(Tree, children[0]), span)
         if kind == "part_of":
             return self.part_of(cast(Token, children[0]), self.expr(children[1]), span)
         if kind == "ref":
@@ -1190,6 +1192,15 @@ class _Builder:
         if token.type == "NAME":
             return ast.Ref(_span(token), str(token))
         raise AssertionError(f"unhandled token {token.type}")  # pragma: no cover
+
+    def negative_literal(self, tree: Tree, span: ast.Span) -> ast.Literal:
+        """Returns the literal of an input's bound written with a minus sign (`-$10,000,000`),
+        refused for a value that has no sign (a date, a yes or no)."""
+        literal = self.literal(tree)
+        if literal.unit in ("bool", "date") or isinstance(literal.value, bool):
+            self.error(span, f"{literal.text} has no sign", hint="write the bound without '-'")
+            return literal
+        return ast.Literal(span, -literal.value, literal.unit, f"-{literal.text}")
 
     def literal(self, tree: Tree) -> ast.Literal:
         span = _span(tree)

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from conftest import write_variant
 
+from lextrace import load_statute
 from lextrace.dsl import ast
 from lextrace.dsl.coverage import coverage, summary
-from lextrace.dsl.errors import EncodingError
+from lextrace.dsl.errors import EncodingError, ScenarioError
 from lextrace.dsl.fidelity import carried_text, normalise
 from lextrace.dsl.loader import analyse, load
 from lextrace.dsl.numbers import stated_numbers
@@ -644,3 +645,36 @@ def test_the_dependency_graph_is_kept_while_the_definitions_stay_the_same() -> N
     assert again is not graph and again["copy_of_annual_credit"] == graph["annual_credit"]
     other = load(BUNDLED)
     assert dependencies(other) is not again and "copy_of_annual_credit" not in dependencies(other)
+
+
+def write_loss_statute(folder: Path, bound: str) -> Path:
+    """Writes a statute whose money input `income` is bounded `bound`; its one result is 10
+    percent of the income, never below $0."""
+    words = "The credit is 10 percent of the income."
+    (folder / "loss.txt").write_text(f"1. a. {words}\n", "utf-8")
+    path = folder / "loss.lex"
+    path.write_text(
+        'statute "Loss Act 1"\n  title "A loss act"\n  official "loss.txt"\n\n'
+        f'input income: money required {bound} "the income, a loss below zero";\n\n'
+        f'results credit;\n\nsection 1. {{\na. "{words}" {{\n'
+        "  rule credit: money = max(10% * income, $0);\n}\n}\n",
+        "utf-8",
+    )
+    return path
+
+
+def test_a_bound_may_be_below_zero_and_holds_on_every_path(tmp_path: Path) -> None:
+    path = write_loss_statute(tmp_path, "min -$10,000,000 max $100,000,000")
+    assert messages(path) == []
+    statute = load_statute(path)
+    assert statute.evaluate({"income": "-5000"}).amount("credit") == 0
+    with pytest.raises(ScenarioError) as refused:
+        statute.evaluate({"income": "-10000000.01"})
+    assert refused.value.problems[0].expected == "an amount of money at least -$10,000,000"
+    # The columnar path keeps the same bound.
+    table = statute.evaluate_many([{"income": "-10000000"}, {"income": "-10000000.01"}])
+    assert table.column("credit").to_pylist()[0] == 0
+    assert table.column("error").to_pylist()[0] is None and table.column("error")[1].is_valid
+    # A date or a yes or no has no sign.
+    dated = write_loss_statute(tmp_path, "min -2024-01-01")
+    assert any("2024-01-01 has no sign" in m for m in messages(dated)), messages(dated)
