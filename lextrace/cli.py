@@ -679,6 +679,15 @@ def check(encoding: str | None, official: str | None, quiet: bool, strict: bool)
                 click.echo(
                     f"  {statute.citation(item.clause)}: encoded, with a {mark} sentence: {reason}"
                 )
+    named = [
+        *(i for i in statute.inputs.values() if i.phrases),
+        *(f for r in statute.records.values() for f in r.fields.values() if f.phrases),
+    ]
+    if statute.inputs and not named:
+        click.echo(
+            "  facts: not checked (no input declares the phrases the words name it by: "
+            "`named`, docs/language.md)"
+        )
     if analysis.warnings:
         click.echo(f"  {len(analysis.warnings)} warning(s) above")
 
