@@ -103,6 +103,9 @@ class Occurrence:
     ops: frozenset[str]
     between: bool
     excerpt: str
+    # Where the phrase and its number sit in the folded words (start and end of the excerpt).
+    at: int = 0
+    until: int = 0
 
 
 @dataclass(frozen=True)
@@ -186,7 +189,7 @@ def occurrences(words: str) -> list[Occurrence]:
                     start = number.start
                 ops, end = ops | {op}, after.end()
         excerpt = text[start:end].strip(" ,;:")
-        found.append(Occurrence(number.value, kind, ops, between, excerpt))
+        found.append(Occurrence(number.value, kind, ops, between, excerpt, start, end))
     return found
 
 
@@ -386,7 +389,15 @@ def findings(statute: ast.Statute) -> list[Finding]:
         for expr in placed.expressions:
             for node, negated in polarised(expr):
                 finding = None
-                if isinstance(node, ast.Literal):
+                if (
+                    isinstance(node, ast.BoolOp)
+                    and node.op == "or"
+                    and not (negated or negative[key] or placed.is_property)
+                ):
+                    finding = _joined_limits_finding(
+                        statute, placed, node, placed.clause.words, words[key], exempt
+                    )
+                elif isinstance(node, ast.Literal):
                     finding = _unit_finding(placed, node, words[key], exempt)
                 elif isinstance(node, ast.Compare):
                     polarity = (
@@ -551,6 +562,70 @@ def _comparison_finding(
         f"compare as the words do, or add to rule '{holder.name}': reviewed {literal.text} "
         '"why this comparison is right"',
     )
+
+
+_SAME_SIDE = ({"<", "<="}, {">", ">="})
+
+
+def _joined_limits_finding(
+    statute: ast.Statute,
+    placed: Placed,
+    either: ast.BoolOp,
+    clause_words: str,
+    stated: list[Occurrence],
+    exempt: set[Fraction | None],
+) -> Finding | None:
+    """Returns the finding of two limits on one side (two maximums, or two minimums) joined by
+    `or` where the words join them with "and" ("does not exceed $10,000 and does not exceed 75
+    percent"): both must hold, and `or` holds the looser one only. Two limits on opposite
+    sides ("under 18 and over 65") are left alone: there "and" lists the groups."""
+    sides = [_compared(statute, side) for side in (either.left, either.right)]
+    if None in sides:
+        return None
+    (first, first_op), (second, second_op) = sides  # type: ignore[misc]
+    side = next((s for s in _SAME_SIDE if first_op in s and second_op in s), None)
+    if side is None or {first.written_magnitude, second.written_magnitude} & exempt:
+        return None
+
+    def said(literal: ast.Literal) -> list[Occurrence]:
+        return [o for o in stated if o.value == literal.written_magnitude and o.ops & side]
+
+    text = ast.folded(clause_words).lower()
+    for one in said(first):
+        for other in said(second):
+            low, high = (one, other) if one.until <= other.at else (other, one)
+            if high.at < low.until:
+                continue
+            gap = text[low.until : high.at]
+            if (
+                re.search(r"\band\b", gap)
+                and not re.search(r"\bor\b|[.;:]", gap)
+                and len(gap.split()) <= 12
+            ):
+                written = ast.folded(statute.source[either.span.start : either.span.end])
+                return Finding(
+                    either.span,
+                    placed.clause,
+                    f"'{written}' in '{placed.name}' joins with `or` two limits the words of "
+                    f"{_where(placed.clause)} join with “and”: {quoted(low.excerpt)} and "
+                    f"{quoted(high.excerpt)} must both hold",
+                    f"join them with `and` as the words do, or add: reviewed {first.text} "
+                    '"why either limit is enough"',
+                )
+    return None
+
+
+def _compared(statute: ast.Statute, compare: ast.Expr) -> tuple[ast.Literal, str] | None:
+    """Returns the stated number a comparison compares with and its comparator, read with the
+    number on the right (`50 < x` is `x > 50`); None for any other expression."""
+    if not isinstance(compare, ast.Compare) or compare.op not in ORDERING:
+        return None
+    right, left = _compared_number(statute, compare.right), _compared_number(statute, compare.left)
+    if right is not None and left is None:
+        return right[0], compare.op
+    if left is not None and right is None:
+        return left[0], _FLIPPED[compare.op]
+    return None
 
 
 def _compared_number(

@@ -743,3 +743,22 @@ def test_a_number_times_an_amount_is_compared_as_the_words_say(tmp_path: Path) -
     new = "permitted implies expenses < 12.5% * gross_proceeds"
     path = nsw_variant(tmp_path, old, new)
     assert_refused(path, new, "12.5%", "“not exceed 12.5%” means <=")
+
+
+def test_two_limits_the_words_join_with_and_joined_with_or_are_refused(tmp_path: Path) -> None:
+    words = "A credit of $100 when the wage does not exceed $500 and does not exceed $400."
+    wrong = "rule result: money = $100 when wage <= $500 or wage <= $400;"
+    (error,) = errors(mini(tmp_path, words, wrong))
+    assert error.splitlines()[0].endswith(
+        "'wage <= $500 or wage <= $400' in 'result' joins with `or` two limits the words of "
+        "(a) join with “and”: “not exceed $500” and “not exceed $400” must both hold"
+    )
+    right = "rule result: money = $100 when wage <= $500 and wage <= $400;"
+    assert errors(mini(tmp_path, words, right)) == []
+    # Under `not`, `or` is the words' "and" turned around (De Morgan).
+    negated = "rule result: money = $100 when not (wage > $500 or wage > $400);"
+    assert errors(mini(tmp_path, words, negated)) == []
+    # Limits on opposite sides: "and" lists two groups, each a reason alone.
+    groups = "A credit of $100 for a score under 18 and a score over 65."
+    either = "rule result: money = $100 when score < 18 or score > 65;"
+    assert errors(mini(tmp_path, groups, either)) == []
