@@ -687,7 +687,7 @@ class _Validator:
             "money": "an amount of money",
             "number": "a number",
             "date": _DATE,
-            "enum": "one of " + ", ".join(declared.type.members),
+            "enum": "one of " + ", ".join(f'"{m}"' for m in declared.type.members),
         }[declared.type.kind]
 
     def bound_value(

@@ -616,7 +616,7 @@ def _typed(type_: ast.Type, value: object, exact: bool) -> tuple[Value, str | No
     if kind == "enum":
         if isinstance(value, str) and value in type_.members:
             return value, None
-        return None, f"one of {', '.join(type_.members)}"
+        return None, "one of " + ", ".join(f'"{m}"' for m in type_.members)
     if kind == "count":
         if isinstance(value, int) and not isinstance(value, bool):
             return value, None

@@ -326,7 +326,8 @@ BAD = [
             ' given "42.5.0"',
             ":6:22: case 'a': expect.annual_credit: expected an amount to the cent",
             'given "1.001"',
-            ":7:18: case 'a': expect.area_tier: expected one of b1, b2, b3, b4, b5, given \"b9\"",
+            ":7:18: case 'a': expect.area_tier: expected one of "
+            '"b1", "b2", "b3", "b4", "b5", given "b9"',
         ],
     ),
     (
@@ -376,7 +377,8 @@ def test_a_bad_json_or_toml_file_names_the_value_without_a_line(tmp_path: Path) 
     completed = run("test", str(toml))
     assert completed.returncode == exits.BAD_INPUT
     assert (
-        f"{toml}: case 'a': expect.area_tier: expected one of b1, b2, b3, b4, b5, given 3"
+        f"{toml}: case 'a': expect.area_tier: expected one of "
+        '"b1", "b2", "b3", "b4", "b5", given 3'
         in completed.stderr
     )
     broken = write(tmp_path, '{"cases": [}', name="cases.json")
