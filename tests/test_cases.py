@@ -378,8 +378,7 @@ def test_a_bad_json_or_toml_file_names_the_value_without_a_line(tmp_path: Path) 
     assert completed.returncode == exits.BAD_INPUT
     assert (
         f"{toml}: case 'a': expect.area_tier: expected one of "
-        '"b1", "b2", "b3", "b4", "b5", given 3'
-        in completed.stderr
+        '"b1", "b2", "b3", "b4", "b5", given 3' in completed.stderr
     )
     broken = write(tmp_path, '{"cases": [}', name="cases.json")
     completed = run("test", str(broken))
