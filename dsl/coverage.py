@@ -74,9 +74,7 @@ def coverage(statute: ast.Statute) -> list[ClauseCoverage]:
     """Returns the coverage of every clause below a section, and of a section that has none
     (the unit its rules sit in, an article of a code), in document order."""
     return [
-        clause_coverage(clause)
-        for clause in statute.clauses
-        if clause.path or not clause.children
+        clause_coverage(clause) for clause in statute.clauses if clause.path or not clause.children
     ]
 
 
