@@ -788,7 +788,11 @@ def fields(output_format: str, encoding: str | None) -> None:
         return
     for field in found:
         extra = f"; {field.constraints}" if field.constraints else ""
-        click.echo(f"{field.name}: {field.type} = {field.default}{extra}")
+        # "= X" is a default; a field without one is required, or may be left out (null).
+        default = {"required": ", required", "null": ", optional", "-": ""}.get(
+            field.default, f" = {field.default}"
+        )
+        click.echo(f"{field.name}: {field.type}{default}{extra}")
         click.echo(f"    {field.description} [{', '.join(field.clauses)}]")
 
 
