@@ -355,7 +355,7 @@ def _text(result: Any, scenario: str) -> str:
 def _markdown(result: Any, scenario: str) -> str:
     statute = result.statute
     lines = [f"# {statute.name}: {Path(scenario).name}", ""]
-    lines += ["| result | amount | clause |", "|---|---|---|"]
+    lines += ["| result | value | clause |", "|---|---|---|"]
     lines += [f"| `{name}` | {value} | {citation} |" for name, value, citation in result.table()]
     lines += ["", "Readings: " + ", ".join(f"{k} {v}" for k, v in result.readings.items()), ""]
     from .periods import PeriodResult
