@@ -250,16 +250,36 @@ def too_large_scenario() -> dict[str, object]:
     }
 
 
+def write_section_statute(
+    folder: Path, stem: str, inputs: list[str], results: str, clauses: list[tuple[str, str]]
+) -> Path:
+    """Writes `STEM.lex`, the encoding of a statute "STEM Act 1" of one section whose
+    subsections a., b., ... hold `clauses` (their words, their rules, one per line), over the
+    input declarations `inputs` (each without its `;`), with its official text `STEM.txt`;
+    returns the encoding's path."""
+    labels = "abcdefghij"
+    text = "\n".join(
+        f"{'1. ' if i == 0 else ''}{labels[i]}. {words}" for i, (words, _) in enumerate(clauses)
+    )
+    (folder / f"{stem}.txt").write_text(text + "\n", "utf-8")
+    body = "".join(
+        f'{labels[i]}. "{words}" {{\n  {rules}\n}}\n' for i, (words, rules) in enumerate(clauses)
+    )
+    declared = "".join(f"{line};\n" for line in inputs)
+    path = folder / f"{stem}.lex"
+    path.write_text(
+        f'statute "{stem.title()} Act 1"\n  title "A {stem} act"\n  official "{stem}.txt"\n\n'
+        f"{declared}\nresults {results};\n\nsection 1. {{\n{body}}}\n",
+        "utf-8",
+    )
+    return path
+
+
 def write_flag_statute(folder: Path, expression: str) -> Path:
     """Writes a one-clause statute whose one result, the yes or no `flag`, is `expression`
     over the input `wage` ("A flag when the wage exceeds $5."), and returns its path."""
     words = "A flag when the wage exceeds $5."
-    (folder / "flag.txt").write_text(f"1. a. {words}\n", "utf-8")
-    path = folder / "flag.lex"
-    path.write_text(
-        'statute "Flag Act 1"\n  title "A flag act"\n  official "flag.txt"\n\n'
-        'input wage: money = $0 "a wage";\n\nresults flag;\n\n'
-        f'section 1. {{\na. "{words}" {{\n  rule flag: bool = {expression};\n}}\n}}\n',
-        "utf-8",
-    )
-    return path
+    return write_section_statute(
+        folder, "flag", ['input wage: money = $0 "a wage"'], "flag",
+        [(words, f"rule flag: bool = {expression};")],
+    )  # fmt: skip

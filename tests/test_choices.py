@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import write_variant
+from conftest import write_section_statute, write_variant
 
 from lextrace.dsl.loader import analyse
 
@@ -22,16 +22,10 @@ def errors(path: Path) -> list[str]:
 def write_choice_statute(folder: Path, words: str, expression: str) -> Path:
     """Writes a one-clause statute of one money result, `pay`, computed by `expression` over
     the inputs `wage` and `bonus`, under `words`; returns its path."""
-    (folder / "pay.txt").write_text(f"1. a. {words}\n", "utf-8")
-    path = folder / "pay.lex"
-    path.write_text(
-        'statute "Pay Act 1"\n  title "A pay act"\n  official "pay.txt"\n\n'
-        'input wage: money = $0 "a wage";\ninput bonus: money = $0 "a bonus";\n\n'
-        f'results pay;\n\nsection 1. {{\na. "{words}" {{\n'
-        f"  rule pay: money = {expression};\n}}\n}}\n",
-        "utf-8",
+    inputs = ['input wage: money = $0 "a wage"', 'input bonus: money = $0 "a bonus"']
+    return write_section_statute(
+        folder, "pay", inputs, "pay", [(words, f"rule pay: money = {expression};")]
     )
-    return path
 
 
 def test_whichever_is_higher_written_as_min_is_refused_at_the_min(

@@ -7,6 +7,7 @@ import datetime
 from pathlib import Path
 
 import pytest
+from conftest import write_section_statute
 
 from lextrace.dsl import date_words
 from lextrace.dsl.loader import analyse
@@ -20,15 +21,8 @@ SUNSET = (
 def write_dated(folder: Path, words: str, rule: str) -> Path:
     """Writes a one-clause statute whose one result, `credit`, is `rule` over the date input
     `year_begins`, under `words`; returns its path."""
-    (folder / "dated.txt").write_text(f"1. a. {words}\n", "utf-8")
-    path = folder / "dated.lex"
-    path.write_text(
-        'statute "Dated Act 1"\n  title "A dated act"\n  official "dated.txt"\n\n'
-        'input year_begins: date required "the first day of the taxable year";\n\n'
-        f'results credit;\n\nsection 1. {{\na. "{words}" {{\n  {rule}\n}}\n}}\n',
-        "utf-8",
-    )
-    return path
+    begins = 'input year_begins: date required "the first day of the taxable year"'
+    return write_section_statute(folder, "dated", [begins], "credit", [(words, rule)])
 
 
 def errors(path: Path) -> list[str]:

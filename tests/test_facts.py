@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import lextrace_command, write_variant
+from conftest import lextrace_command, write_section_statute, write_variant
 
 from lextrace.dsl import facts
 from lextrace.dsl.errors import Diagnostic
@@ -390,20 +390,22 @@ def test_a_fact_left_unread_names_where_the_rule_deriving_it_sits(
 def write_earned_income(folder: Path, rule_b: str) -> Path:
     """Writes a statute of two facts, one's phrase inside the other's ("earned income" in
     "earned income amount"), whose clause (b) names only the longer; its rule is `rule_b`."""
-    words_a = "The credit is 10 percent of the earned income."
-    words_b = "The bonus is 5 percent of the earned income amount."
-    (folder / "eic.txt").write_text(f"1. a. {words_a}\nb. {words_b}\n", "utf-8")
-    path = folder / "eic.lex"
-    path.write_text(
-        'statute "Earned Income Act 1"\n  title "Earned income"\n  official "eic.txt"\n\n'
-        'input earned_income: money = $0 named "earned income" "the earned income";\n'
-        'input earned_income_amount: money = $0 named "earned income amount" "the amount";\n\n'
-        "results credit, bonus;\n\n"
-        f'section 1. {{\na. "{words_a}" {{\n  rule credit: money = 10% * earned_income;\n}}\n'
-        f'b. "{words_b}" {{\n  {rule_b}\n}}\n}}\n',
-        "utf-8",
+    return write_section_statute(
+        folder,
+        "eic",
+        [
+            'input earned_income: money = $0 named "earned income" "the earned income"',
+            'input earned_income_amount: money = $0 named "earned income amount" "the amount"',
+        ],
+        "credit, bonus",
+        [
+            (
+                "The credit is 10 percent of the earned income.",
+                "rule credit: money = 10% * earned_income;",
+            ),
+            ("The bonus is 5 percent of the earned income amount.", rule_b),
+        ],
     )
-    return path
 
 
 def test_a_phrase_inside_another_facts_longer_phrase_does_not_name_it(tmp_path: Path) -> None:

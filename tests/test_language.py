@@ -6,7 +6,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import write_variant
+from conftest import write_section_statute, write_variant
 
 from lextrace import load_statute
 from lextrace.dsl import ast
@@ -650,17 +650,10 @@ def test_the_dependency_graph_is_kept_while_the_definitions_stay_the_same() -> N
 def write_loss_statute(folder: Path, bound: str) -> Path:
     """Writes a statute whose money input `income` is bounded `bound`; its one result is 10
     percent of the income, never below $0."""
+    income = f'input income: money required {bound} "the income, a loss below zero"'
     words = "The credit is 10 percent of the income."
-    (folder / "loss.txt").write_text(f"1. a. {words}\n", "utf-8")
-    path = folder / "loss.lex"
-    path.write_text(
-        'statute "Loss Act 1"\n  title "A loss act"\n  official "loss.txt"\n\n'
-        f'input income: money required {bound} "the income, a loss below zero";\n\n'
-        f'results credit;\n\nsection 1. {{\na. "{words}" {{\n'
-        "  rule credit: money = max(10% * income, $0);\n}\n}\n",
-        "utf-8",
-    )
-    return path
+    rule = "rule credit: money = max(10% * income, $0);"
+    return write_section_statute(folder, "loss", [income], "credit", [(words, rule)])
 
 
 def test_a_bound_may_be_below_zero_and_holds_on_every_path(tmp_path: Path) -> None:
