@@ -486,15 +486,10 @@ def _comparison_finding(
     stated: list[Occurrence],
     exempt: set[Fraction | None],
 ) -> Finding | None:
-    if compare.op not in ORDERING:
+    compared = _compared(statute, compare)
+    if compared is None:
         return None
-    right, left = _compared_number(statute, compare.right), _compared_number(statute, compare.left)
-    if right is not None and left is None:
-        (literal, holder), op = right, compare.op
-    elif left is not None and right is None:
-        (literal, holder), op = left, _FLIPPED[compare.op]
-    else:
-        return None
+    literal, holder, op = compared
     magnitude = _checked_magnitude(literal)
     if magnitude is None or magnitude in exempt:
         return None
@@ -582,7 +577,7 @@ def _joined_limits_finding(
     sides = [_compared(statute, side) for side in (either.left, either.right)]
     if None in sides:
         return None
-    (first, first_op), (second, second_op) = sides  # type: ignore[misc]
+    (first, _, first_op), (second, _, second_op) = sides  # type: ignore[misc]
     side = next((s for s in _SAME_SIDE if first_op in s and second_op in s), None)
     if side is None or {first.written_magnitude, second.written_magnitude} & exempt:
         return None
@@ -615,16 +610,19 @@ def _joined_limits_finding(
     return None
 
 
-def _compared(statute: ast.Statute, compare: ast.Expr) -> tuple[ast.Literal, str] | None:
-    """Returns the stated number a comparison compares with and its comparator, read with the
-    number on the right (`50 < x` is `x > 50`); None for any other expression."""
+def _compared(
+    statute: ast.Statute, compare: ast.Expr
+) -> tuple[ast.Literal, ast.Rule | None, str] | None:
+    """Returns the stated number an ordering comparison compares with, the rule it is stated
+    in (see `_compared_number`) and the comparator, read with the number on the right (`50 <
+    x` is `x > 50`); None for any other expression."""
     if not isinstance(compare, ast.Compare) or compare.op not in ORDERING:
         return None
     right, left = _compared_number(statute, compare.right), _compared_number(statute, compare.left)
     if right is not None and left is None:
-        return right[0], compare.op
+        return right[0], right[1], compare.op
     if left is not None and right is None:
-        return left[0], _FLIPPED[compare.op]
+        return left[0], left[1], _FLIPPED[compare.op]
     return None
 
 
