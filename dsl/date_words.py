@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from . import ast
 from .dates import date_spans
 from .errors import quoted
-from .wording import Placed, negative_words, placements, polarised
+from .wording import _FLIPPED, _NEGATED, Placed, negative_words, placements, polarised
 
 # The most specific phrase first: "on or after" before "after".
 _PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -46,8 +46,6 @@ _PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bbefore", "<"),
     )
 )
-_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!="}
-_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 _REACH = 40  # characters before a date its phrase may start at
 
 

@@ -170,6 +170,7 @@ class Model:
         # Per definition only rules deriving inputs use: when its minimum, maximum or median
         # has an element to take (else the evaluator refuses a scenario deriving the input).
         self.refusals: dict[str, list[Term]] = {}
+        self._derivable: Term | None = None
         self.shared = shared
         self.base = base
         self.vary = vary
@@ -1055,7 +1056,9 @@ class Model:
         """Returns when every input a scenario derives has a value its rule can give: each
         minimum, maximum or median those rules take (where a scenario derives the input) has
         an element. The evaluator refuses the others ("the median of no element"); they are
-        left out of the constraints, which would tie every check to the lists."""
+        left out of the constraints, which would tie every check to the lists. Made once."""
+        if self._derivable is not None:
+            return self._derivable
         facts = []
         for declared in self.statute.inputs.values():
             if declared.derived_by is None:
@@ -1065,7 +1068,8 @@ class Model:
             held = [fact for name in sorted(used) for fact in self.refusals.get(name, [])]
             if held:
                 facts.append(z3.Implies(self.derivation_condition(declared), all_of(*held)))
-        return all_of(*facts) if facts else z3.BoolVal(True)
+        self._derivable = all_of(*facts) if facts else z3.BoolVal(True)
+        return self._derivable
 
     def derivation_condition(self, declared: ast.Input) -> Term:
         """Returns the term of the condition under which a scenario derives `declared` (an
