@@ -91,18 +91,31 @@ def test_a_draft_that_keeps_every_proof_passes_with_its_word_diff_and_witnesses(
 def test_the_breaking_draft_fails_with_each_violation_and_its_counterexample(
     repository: Path, tmp_path: Path
 ) -> None:
-    from lextrace.review import render_markdown, to_json
-    from lextrace.review import review as run_review
-
-    # One review (its proofs take tens of seconds), rendered as each format the command prints.
-    reviewed = run_review("base", "uncapped-port-bonus", repository / ENCODING, tmp_path)
-    assert not reviewed.ok  # the command exits 1 on it
-    found = json.loads(json.dumps(to_json(reviewed), ensure_ascii=False))
+    # One review (its proofs take seconds), rendered as each format the command prints, in a
+    # process of its own as the command runs: a test worker that has run other proofs is slower.
+    program = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from lextrace.review import render_markdown, review, to_json\n"
+        "found = review('base', 'uncapped-port-bonus', Path(sys.argv[1]), Path(sys.argv[2]))\n"
+        "print(json.dumps({'ok': found.ok, 'json': to_json(found),"
+        " 'markdown': render_markdown(found)}, ensure_ascii=False))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program, str(repository / ENCODING), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=repository,
+    )
+    assert done.returncode == 0, done.stderr
+    reviewed = json.loads(done.stdout)
+    assert reviewed["ok"] is False  # the command exits 1 on it
+    found = reviewed["json"]
     assert found["ok"] is False
     assert [c["citation"] for c in found["diff"]["clauses"]] == ["(c)(1)(s)"]
     violated = [c for c in found["verify"]["checks"] if c["status"] == "VIOLATED"]
     assert violated and all(c.get("counterexample") for c in violated)
-    markdown = render_markdown(reviewed)
+    markdown = reviewed["markdown"]
     assert "The review **fails**." in markdown
     assert "**VIOLATED** `allowance_at_most_1000(covered=false)`" in markdown
     assert "<summary>counterexample scenario</summary>" in markdown
