@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -307,7 +308,9 @@ def test_decimals_are_read_exactly_or_handed_to_the_scalar_path(
 
 
 def test_the_allocator_keeps_freed_blocks_once_asked() -> None:
-    assert columnar.keep_freed_memory() is columnar.keep_freed_memory()
+    # glibc takes the setting (mallopt); elsewhere the process allocates as it would anyway.
+    assert columnar.keep_freed_memory() is sys.platform.startswith("linux")
+    assert columnar.keep_freed_memory() is sys.platform.startswith("linux")  # answered again
 
 
 # ---- remainders divided out lazily ---------------------------------------------------------------
