@@ -21,7 +21,7 @@ from lextrace.dsl.scenario import json_values
 from lextrace.dsl.values import dollars
 from lextrace.impact import impact, render_markdown
 from lextrace.verify.diff import Diff, WordOp, semantic_diff
-from lextrace.verify.report import Report, run
+from lextrace.verify.report import Report
 
 from .context import AMENDMENTS_INDEX, Site, relative
 from .markdown import code, escape, table
@@ -73,7 +73,7 @@ def amendments(site: Site) -> list[Amendment]:
                     encoding,
                     statute,
                     semantic_diff(site.ast, statute.ast),
-                    run(statute.ast),
+                    site.proved(statute.ast),
                     shown,
                 )
             )

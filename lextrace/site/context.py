@@ -23,6 +23,8 @@ from lextrace.dsl.evaluator import Step
 from lextrace.dsl.scenario import read_scenario_file
 from lextrace.periods import PeriodResult
 from lextrace.statute import BUNDLED
+from lextrace.verify.apart import Apart
+from lextrace.verify.report import Report, run
 
 from .provenance import Provenance, collect
 
@@ -111,6 +113,13 @@ class Site:
     # The encoding's file, when known (a parse read from the cache may name the file by the
     # path it was first read from, relative to another folder).
     encoding_file: Path | None = None
+    # The proof runs started for the whole build (each in a process of its own), if any.
+    proofs: Apart | None = None
+
+    def proved(self, statute: ast.Statute) -> Report:
+        """Returns the proof report of this statute or of one of its drafts: the one started
+        for the build when there is one, else proved here."""
+        return self.proofs.report(statute) if self.proofs is not None else run(statute)
 
     @property
     def ast(self) -> ast.Statute:

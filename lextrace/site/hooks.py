@@ -18,6 +18,7 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
+from lextrace.verify.apart import Apart
 from lextrace.dsl.errors import EncodingError, ScenarioError
 from lextrace.site import project
 from lextrace.site.build import fill_placeholders, generate, navigation
@@ -65,8 +66,16 @@ def on_config(config: Any) -> Any:
             sites[0].others = tuple(site.statute for site in sites[1:])
         _site[:] = sites[:1]
         config["extra"]["lextrace_provenance"] = footer_html(sites[0].provenance)
-        for site in sites:
-            _generated.update(generate(site, home=bool(settings) or site.folder != ""))
+        # Every proof report of the build, started at once in processes of their own.
+        proofs = Apart([s.encoding for s in sites] + [d for s in sites for _, d in s.amendment_drafts])
+        try:
+            for site in sites:
+                site.proofs = proofs
+                _generated.update(generate(site, home=bool(settings) or site.folder != ""))
+        finally:
+            proofs.close()
+            for site in sites:
+                site.proofs = None
     except (ProvenanceError, SiteError, EncodingError, ScenarioError) as error:
         raise PluginError(str(error)) from None
     if settings:

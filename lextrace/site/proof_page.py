@@ -11,7 +11,7 @@ import json
 from lextrace.api import Statute
 from lextrace.dsl.scenario import ScenarioError
 from lextrace.verify.checks import BOUNDED, Outcome
-from lextrace.verify.report import Report, run
+from lextrace.verify.report import Report
 
 from .context import PROOF_PAGE, Site
 from .explanation import LinkFor, cite, derivations, results_table
@@ -109,7 +109,7 @@ def report_sections(
 
 def page(site: Site) -> str:
     """Returns the proof report of the encoding."""
-    report = run(site.ast)
+    report = site.proved(site.ast)
     here = site.path(PROOF_PAGE)
     return (
         "\n\n".join(
