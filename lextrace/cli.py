@@ -492,7 +492,8 @@ def batch(
             compiled=engine == "compiled",
         )
         if failures:
-            raise BadInput(f"{failures} line{'s' if failures != 1 else ''} of {file} failed")
+            unit = "line" if source_format == "jsonl" else "row"
+            raise BadInput(f"{failures} {unit}{'s' if failures != 1 else ''} of {file} failed")
         return
     if not jsonl:
         raise BadInput("--engine scalar reads and writes JSON Lines only")
