@@ -18,12 +18,12 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
-from lextrace.verify.apart import Apart
 from lextrace.dsl.errors import EncodingError, ScenarioError
 from lextrace.site import project
 from lextrace.site.build import fill_placeholders, generate, navigation
 from lextrace.site.context import AMENDMENTS_INDEX, EXAMPLES_INDEX, Site, SiteError
 from lextrace.site.provenance import ProvenanceError, footer_html
+from lextrace.verify.apart import Apart
 
 _generated: dict[str, str] = {}
 _site: list[Site] = []
@@ -67,7 +67,9 @@ def on_config(config: Any) -> Any:
         _site[:] = sites[:1]
         config["extra"]["lextrace_provenance"] = footer_html(sites[0].provenance)
         # Every proof report of the build, started at once in processes of their own.
-        proofs = Apart([s.encoding for s in sites] + [d for s in sites for _, d in s.amendment_drafts])
+        proofs = Apart(
+            [s.encoding for s in sites] + [d for s in sites for _, d in s.amendment_drafts]
+        )
         try:
             for site in sites:
                 site.proofs = proofs
