@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from lextrace import load_statute
+from lextrace.verify import apart as apart_module
 from lextrace.verify.apart import Apart
 from lextrace.verify.report import run
 
@@ -13,12 +16,19 @@ STATUTE = Path(__file__).resolve().parent.parent / "statute"
 SMALL = [STATUTE / "nsw-cgr-2020-cl-5.lex", STATUTE / "usc-26-132-c.lex"]
 
 
-def test_reports_proved_apart_are_those_proved_here() -> None:
+def test_reports_proved_apart_are_those_proved_here(monkeypatch: pytest.MonkeyPatch) -> None:
     proofs = Apart(SMALL)
+
+    def not_here(*_: object) -> None:
+        raise AssertionError("proved in this process, not apart")
+
     try:
         for path in SMALL:
             statute = load_statute(path).ast
-            apart, here = proofs.report(statute), run(statute)
+            with monkeypatch.context() as patched:
+                patched.setattr(apart_module, "run", not_here)
+                apart = proofs.report(statute)
+            here = run(statute)
             assert apart.statute is statute
             assert [(o.check.name, o.status) for o in apart.outcomes] == [
                 (o.check.name, o.status) for o in here.outcomes

@@ -82,6 +82,8 @@ class Apart:
         except (OSError, BrokenProcessPool):
             return run(statute, self.timeout_seconds, self.budget_seconds)
         checks = {check.name: check for check in Verifier(statute, self.timeout_seconds).checks()}
+        if [name for name, *_ in carried] != list(checks):  # the file changed meanwhile
+            return run(statute, self.timeout_seconds, self.budget_seconds)
         outcomes = [
             Outcome(checks[name], status, spent, counterexample, readings, detail, extra)
             for name, status, spent, counterexample, readings, detail, extra in carried
