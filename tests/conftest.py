@@ -200,34 +200,6 @@ def wide_decimal_table(rows: list[dict], changes: dict[int, dict[str, object]]) 
     return pa.table(wide)
 
 
-# The test files that take longest (measured with `pytest --durations=0`), run first: each file
-# runs whole on one worker, so a long file started last keeps one worker busy after the other
-# has finished.
-LONGEST_FIRST = (
-    "test_mutants.py",
-    "test_verify_answers.py",
-    "test_kernel.py",
-    "test_site_browser.py",
-    "test_batch_columnar.py",
-    "test_verify.py",
-    "test_replay.py",
-    "test_site.py",
-    "test_review.py",
-    "test_cli_grammar.py",
-    "test_differential.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Orders the tests: the longest files first, the rest as collected."""
-
-    def rank(item: pytest.Item) -> int:
-        name = item.path.name
-        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
-
-    items.sort(key=rank)
-
-
 def too_large_scenario() -> dict[str, object]:
     """A scenario of the bundled statute whose amounts have more digits than a decimal(38, 2)
     column holds: its job counts just below the largest number the scenario format reads."""
