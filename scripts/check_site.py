@@ -629,7 +629,8 @@ def follow_citation(
 def check_search(
     page: Page, monitor: Monitor, base: str, shots: Path, expect: Expect = Expect()
 ) -> list[str]:
-    """Check 3: searching for a phrase of a clause finds the statute page."""
+    """Check 3: searching for a phrase of a clause finds the statute page, ranked first (above
+    the worked examples, whose traces repeat the clause's words)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     phrase = expect.search
@@ -674,6 +675,16 @@ def check_search(
         raise CheckFailed(
             f"{len(targets)} results for {phrase!r}, none on the statute page: "
             + ", ".join(targets[:5])
+        )
+    # The statute's words rank above the worked examples, whose traces repeat them.
+    pages = list(dict.fromkeys(urlparse(t).path for t in targets))
+    examples = [
+        p for p in pages if p.startswith(urlparse(urljoin(base, expect.page("examples/"))).path)
+    ]
+    if examples and pages.index(examples[0]) < pages.index(statute_path):
+        raise CheckFailed(
+            f"{len(targets)} results for {phrase!r}: the example page {examples[0]} ranks above "
+            f"the statute page (pages in order: {', '.join(pages[:6])})"
         )
     fragments = list(dict.fromkeys("#" + (urlparse(h).fragment or "top") for h in hits))
     anchors = ", ".join(fragments[:6]) + (", ..." if len(fragments) > 6 else "")

@@ -8,6 +8,7 @@ playwright package is not installed.
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import shutil
 import struct
@@ -114,12 +115,13 @@ def test_check_reports_each_planted_fault_and_says_why(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """On a copy of the site with a fault planted for six of the checks, each of those fails
-    and says why, and the other two still pass (so the passing run is not vacuous): the
+    """On a copy of the site with a fault planted for seven of the checks, each of those fails
+    and says why, and the other one still passes (so the passing run is not vacuous): the
     statute lost the first anchor the example cites, the example page throws, the statute
     page no longer wraps its rules and breaks inline identifiers anywhere, the matrix lost its
-    phone layout, the register lists no example, and one page lost its provenance footer. One
-    run of the browser for all of them: each run costs tens of seconds."""
+    phone layout, the register lists no example, one page lost its provenance footer, and the
+    search index lost the pages' weights (the examples then rank above the statute). One run
+    of the browser for all of them: each run costs tens of seconds."""
     site = tmp_path / "site"
     shutil.copytree(built_site, site)
     example = site / "examples" / "distressed-manufacturer" / "index.html"
@@ -148,15 +150,19 @@ def test_check_reports_each_planted_fault_and_says_why(
     stripped, footers = re.subn(r'<div class="lextrace-provenance".*?</div>', "", html, flags=re.S)
     assert footers == 1
     cli.write_text(stripped, encoding="utf-8")
+    index = site / "search" / "search_index.json"
+    search = json.loads(index.read_text(encoding="utf-8"))
+    boosted = [doc.pop("boost") for doc in search["docs"] if "boost" in doc]
+    assert boosted
+    index.write_text(json.dumps(search), encoding="utf-8")
 
     # One citation followed: the first the example cites, the one planted away.
     status = _run(check_site, site, tmp_path / "shots", "--citations", "1")
     output = capsys.readouterr().out
     assert status == 1, output
-    for name in ("citations", "console", "layout", "matrix", "register", "provenance"):
+    for name in ("citations", "console", "layout", "matrix", "register", "provenance", "search"):
         assert re.search(rf"^FAIL {name} ", output, re.MULTILINE), output
-    for name in ("statute", "search"):
-        assert re.search(rf"^PASS {name} ", output, re.MULTILINE), output
+    assert re.search(r"^PASS statute ", output, re.MULTILINE), output
     assert f"no element with id '{anchor}'" in output
     assert "planted error" in output
     assert re.search(r"at 1400 px: code block cut: #", output), output
@@ -165,6 +171,7 @@ def test_check_reports_each_planted_fault_and_says_why(
     assert re.search(r"at 390 px: .*scrolls sideways", output), output
     assert re.search(r"none of the \d+ register entries lists a worked example", output), output
     assert "/cli/: no provenance in the page's footer" in output
+    assert re.search(r"the example page /examples/[^ ]+/ ranks above the statute page", output)
 
 
 def test_missing_site_is_a_usage_error(

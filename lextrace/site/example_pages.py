@@ -19,7 +19,7 @@ from lextrace.periods import PeriodResult, derived_from
 
 from .context import EXAMPLES_INDEX, STATUTE_PAGE, Example, Site, relative
 from .explanation import defaults_table, derivations, facts_table, results_table
-from .markdown import escape, table
+from .markdown import EXAMPLE_BOOST, escape, front_matter, table
 
 
 def origin(site: Site, example: Example) -> str:
@@ -91,6 +91,7 @@ def period_page(site: Site, example: Example) -> str:
     )
     shared = [k for k in example.scenario if k != statute.periods.name]
     parts = [
+        front_matter(boost=EXAMPLE_BOOST),
         f"# {example.title}",
         f"{origin(site, example)} Evaluated period by period under the default readings"
         + (f" ({readings})" if readings else "")
@@ -166,6 +167,7 @@ def example_page(site: Site, example: Example) -> str:
         else "`lextrace fields`"
     )
     parts = [
+        front_matter(boost=EXAMPLE_BOOST),
         f"# {example.title}",
         f"{origin(site, example)} Evaluated under {under}"
         + (f" ({readings})" if readings else "")

@@ -18,6 +18,26 @@ def cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
+# How much Material's search weighs a page's sections (`search.boost`): the statute's words rank
+# above the worked examples. An example's title names its facts ("Labor harmony business wide")
+# and its trace repeats every clause's terms, and the search weighs a match in a title a thousand
+# times one in the text, while a clause's heading is its citation alone: only a weight this low
+# keeps the statute first. An example is still found, by its own words, on a search for them.
+STATUTE_BOOST = 2.0
+EXAMPLE_BOOST = 0.01
+
+
+def front_matter(hide_toc: bool = False, boost: float | None = None) -> str:
+    """Returns a page's YAML front matter: the contents list hidden, the page's search rank
+    weighted by `boost`."""
+    lines = ["---"]
+    if hide_toc:
+        lines += ["hide:", "  - toc"]
+    if boost is not None:
+        lines += ["search:", f"  boost: {boost:g}"]
+    return "\n".join([*lines, "---"])
+
+
 def table(header: list[str], rows: list[list[str]]) -> str:
     """Returns a Markdown table; every cell must already be Markdown."""
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

@@ -16,7 +16,7 @@ from lextrace.dsl.coverage import COMPUTING, STATUSES, coverage
 from lextrace.dsl.obligations import every_invariant
 
 from .context import MATRIX_PAGE, Site, relative
-from .markdown import escape, stacked_table, table
+from .markdown import escape, front_matter, stacked_table, table
 from .tests_index import read_tests, tests_naming
 
 
@@ -102,7 +102,7 @@ def page(site: Site) -> str:
     ]
     what = "Examples are those whose evaluation passes through the clause"
     parts = [
-        "---\nhide:\n  - toc\n---",  # the matrix needs the width more than a contents list
+        front_matter(hide_toc=True),  # the matrix needs the width more than a contents list
         "# Traceability matrix",
         f"Every clause of {statute.name}, what encodes it, what proves it and what exercises it. "
         + what

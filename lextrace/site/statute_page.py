@@ -13,7 +13,7 @@ from lextrace.dsl.checker import walk
 from lextrace.dsl.coverage import COMPUTING, clause_coverage
 
 from .context import MATRIX_PAGE, STATUTE_PAGE, Site, featured_clause, relative
-from .markdown import code, escape
+from .markdown import STATUTE_BOOST, code, escape, front_matter
 from .provenance import section
 
 _ENCODED_ITEMS = (*COMPUTING, ast.Invariant)
@@ -136,7 +136,7 @@ def page(site: Site) -> str:
         citation = featured.short_citation
         anchors += f": [{citation}]({site.clause_link(featured, here)}) is `#{featured.anchor}`"
     intro = [
-        "---\nhide:\n  - toc\n---",
+        front_matter(hide_toc=True, boost=STATUTE_BOOST),
         f"# {statute.name}",
         f"**{escape(statute.title)}.**{history}",
         "Every clause below carries the statute's words as enacted (checked word for word "
