@@ -678,9 +678,8 @@ def check_search(
         )
     # The statute's words rank above the worked examples, whose traces repeat them.
     pages = list(dict.fromkeys(urlparse(t).path for t in targets))
-    examples = [
-        p for p in pages if p.startswith(urlparse(urljoin(base, expect.page("examples/"))).path)
-    ]
+    examples_path = urlparse(urljoin(base, expect.page("examples/"))).path
+    examples = [p for p in pages if p.startswith(examples_path)]
     if examples and pages.index(examples[0]) < pages.index(statute_path):
         raise CheckFailed(
             f"{len(targets)} results for {phrase!r}: the example page {examples[0]} ranks above "
