@@ -23,6 +23,7 @@ from __future__ import annotations
 import ctypes
 import math
 import sys
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -258,7 +259,10 @@ class Chunk:
         self.memo: dict[tuple[str, tuple[Value, ...]], Col] = {}
         self.bad: Array = np.zeros(size, dtype=bool)
         self.den_values: dict[tuple[int, ...], tuple[Den, Array | int, Mask]] = {}
-        self.bounds: dict[int, tuple[Array, int]] = {}
+        # Bounds noted on new columns, by the column's id beside a weak reference to it: a
+        # column no longer used is freed at once (its memory reused by the next operation)
+        # rather than kept to the chunk's end, and a dead reference tells a reused id.
+        self.bounds: dict[int, tuple[weakref.ref[Array], int]] = {}
         self.extremes: Extremes = dict(extremes or {})
         self.fixed_bonuses: Num | None = None
 
@@ -312,7 +316,7 @@ class Chunk:
         if not isinstance(a, np.ndarray):
             return abs(int(a))
         noted = self.bounds.get(id(a))
-        if noted is not None and noted[0] is a:
+        if noted is not None and noted[0]() is a:
             return noted[1]
         measured = self.extremes.get(id(a))
         if measured is not None and measured[0] is a:
@@ -331,7 +335,7 @@ class Chunk:
     def note(self, a: Array | int, bound: int) -> Array | int:
         """Notes a bound on the magnitude of a new column's rows; returns the column."""
         if isinstance(a, np.ndarray):
-            self.bounds[id(a)] = (a, bound)
+            self.bounds[id(a)] = (weakref.ref(a), bound)
         return a
 
     def product(self, a: Array | int, b: Array | int) -> tuple[Array | int, Mask]:
