@@ -104,3 +104,33 @@ print(*(m in sys.modules for m in checks))
 """
     _python(code)
     assert _python(code).split()[-3:] == ["False", "False", "False"]
+
+
+@pytest.mark.parametrize(("given", "seen"), [(None, "1"), ("3", "3")])
+def test_the_console_script_gives_openblas_one_thread_unless_told(
+    given: str | None, seen: str
+) -> None:
+    # What a command's process sees of the setting when numpy is first imported.
+    code = """
+import os, sys
+from lextrace import cli
+def main():
+    assert "numpy" not in sys.modules  # OpenBLAS reads the setting as numpy loads it
+    print(os.environ.get("OPENBLAS_NUM_THREADS"))
+    return 0
+cli.main = main
+cli.entry_point()
+"""
+    environment = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        environment["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+        env=environment,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == seen
