@@ -20,8 +20,14 @@ ROOT = Path(__file__).resolve().parent.parent
 BATCH = str(ROOT / "examples" / "batch.jsonl")  # some lines refused: the error paths too
 
 
-def _python(code: str) -> str:
+def _python(code: str, **variables: str | None) -> str:
+    """Returns what `code` prints in a new interpreter, whose environment is this one's with
+    `variables` set (or removed where None), and Arrow's pool left to choose."""
     environment = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    for name, value in variables.items():
+        environment.pop(name, None)
+        if value is not None:
+            environment[name] = value
     done = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -121,16 +127,4 @@ def main():
 cli.main = main
 cli.entry_point()
 """
-    environment = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
-    if given is not None:
-        environment["OPENBLAS_NUM_THREADS"] = given
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
-        env=environment,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == seen
+    assert _python(code, OPENBLAS_NUM_THREADS=given).strip() == seen
