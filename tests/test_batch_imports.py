@@ -1,7 +1,8 @@
 """What a batch imports, and where it allocates. The command leaves pandas out of its process
 (lextrace.cli: leave_pandas_out), and builds Arrow arrays from numpy buffers (`arrow_array`), so a
 batch imports neither pandas nor numpy.ma. On Linux, it keeps freed memory for reuse and has Arrow
-allocate from that heap (`arrow_uses_kept_memory`)."""
+allocate from that heap (`arrow_uses_kept_memory`). The console script gives OpenBLAS one thread
+before numpy loads (`one_blas_thread`)."""
 
 from __future__ import annotations
 
