@@ -16,7 +16,6 @@ from typing import IO, Any
 import click
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .api import Statute
 from .batch_lines import error_record, record
@@ -177,6 +176,8 @@ def _jsonl(
 def _json_texts(array: pa.Array, is_json: bool) -> pa.Array:
     """Returns kept values as JSON texts ("null" where absent): JSON Lines input's as given,
     a table's converted from their Arrow type."""
+    import pyarrow.compute as pc
+
     if isinstance(array, pa.ChunkedArray):
         array = array.combine_chunks()
     if is_json:

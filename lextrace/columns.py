@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .dsl import ast
 from .dsl.columnar import (
@@ -111,11 +110,15 @@ def _int64(array: pa.Array) -> tuple[Array, Array]:
     """Returns an integer column as int64 and the rows beyond its range (set to 0 here; the
     scalar path reads them)."""
     if array.type == pa.uint64():
+        import pyarrow.compute as pc
+
         limit = pa.scalar(LIMIT, pa.uint64())
         too_large = np.asarray(pc.greater(array, limit).to_numpy(zero_copy_only=False), bool)
         array = pc.if_else(arrow_array(too_large), pa.scalar(0, pa.uint64()), array)
         return np.asarray(array.cast(pa.int64()).to_numpy(zero_copy_only=False)), too_large
-    values = array.cast(pa.int64()).to_numpy(zero_copy_only=False)
+    if array.type != pa.int64():
+        array = array.cast(pa.int64())
+    values = array.to_numpy(zero_copy_only=False)
     return np.asarray(values, dtype=np.int64), np.zeros(len(array), dtype=bool)
 
 
@@ -213,7 +216,7 @@ def _exact_texts(array: pa.Array, scale: int) -> tuple[Num, Array]:
     """Returns exact numbers written as text (each distinct text parsed once), and the rows
     whose text is not a plain decimal or fraction: those go to the scalar path, which reads
     every form the scenario format admits and refuses the rest by name."""
-    encoded = array if pa.types.is_dictionary(array.type) else pc.dictionary_encode(array)
+    encoded = array if pa.types.is_dictionary(array.type) else array.dictionary_encode()
     table = _text_table(tuple(encoded.dictionary.to_pylist()), scale)
     indices = _indices(encoded, len(table.numerators) - 1)
     bad = table.unreadable[indices]
@@ -422,6 +425,8 @@ def _column(
         if pa.types.is_boolean(arrow):
             return Flag(_flags(array, missing)), no_rows
         if _is_text(arrow):
+            import pyarrow.compute as pc
+
             lowered = pc.utf8_lower(_filled(array, "false"))
             truth = np.asarray(pc.equal(lowered, "true").to_numpy(zero_copy_only=False))
             falsity = np.asarray(pc.equal(lowered, "false").to_numpy(zero_copy_only=False))
@@ -493,7 +498,7 @@ def _codes(
     if pa.types.is_dictionary(array.type):
         encoded = array
     elif _is_text(array.type):
-        encoded = pc.dictionary_encode(array)
+        encoded = array.dictionary_encode()
     else:
         return Code(np.zeros(size, dtype=np.int16)), ~missing
     members = set(declared.type.members)
@@ -571,8 +576,8 @@ def result_values(
         if isinstance(column, Code):
             # Looked up by Arrow, not built as Python strings row by row (which holds the
             # interpreter's lock, so the other thread's chunk waits).
-            codes = arrow_array(np.broadcast_to(column.value, (size,)).astype(np.int64))
-            out[name] = pc.take(pa.array(engine.members, type=pa.string()), codes)
+            codes = np.broadcast_to(column.value, (size,))
+            out[name] = member_texts(engine.members, codes)
         elif isinstance(column, Flag):
             out[name] = np.broadcast_to(column.value, (size,))
         elif kind == "money":
@@ -582,6 +587,29 @@ def result_values(
         else:
             out[name] = exact_values(column, range(size))
     return out
+
+
+def member_texts(members: Sequence[str], codes: Array) -> pa.Array:
+    """Returns each row's member name, for enum codes (indices into `members`), as an Arrow
+    string array built from numpy buffers: each row's bytes gathered from the members' UTF-8,
+    padded to one width. (Arrow's own `take` would load pyarrow.compute, a thirtieth of a
+    second of every batch's start-up, for this alone.)"""
+    encoded = [member.encode() for member in members]
+    lengths = np.array([len(text) for text in encoded], dtype=np.int64)
+    width = int(lengths.max(initial=0))
+    padded = np.zeros((len(encoded), width), dtype=np.uint8)
+    for index, text in enumerate(encoded):
+        padded[index, : len(text)] = np.frombuffer(text, dtype=np.uint8)
+    filled = np.arange(width) < lengths[:, np.newaxis]
+    ends = np.cumsum(lengths[codes])
+    if len(ends) and ends[-1] > np.iinfo(np.int32).max:  # beyond 32-bit offsets: not a chunk's
+        raise ValueError(f"{len(codes)} rows of member names exceed a string array's 2 GiB")
+    offsets = np.zeros(len(codes) + 1, dtype=np.int32)
+    offsets[1:] = ends
+    data = padded[codes][filled[codes]]
+    return pa.Array.from_buffers(
+        pa.string(), len(codes), [None, pa.py_buffer(offsets), pa.py_buffer(data)]
+    )
 
 
 def member_names(column: Any) -> pa.Array:
@@ -634,6 +662,8 @@ def json_lines(
             texts = [json.dumps(json_value(type_, v)) for v in column]
             parts += [f"{separator}{key}: ", pa.array(texts, type=pa.string())]
     parts += [f', "readings": {readings}}}\n']
+    import pyarrow.compute as pc
+
     if not any(isinstance(part, pa.Array) for part in parts):
         return pa.array(["".join(parts)] * size, type=pa.string())
     # Adjacent texts made one first: Arrow's join takes time for each part, on every row.

@@ -10,7 +10,6 @@ from decimal import Decimal
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .api import Statute
 from .columns import arrow_array, decimal_cents, member_names
@@ -61,11 +60,11 @@ def arrow_results(statute: Statute, chunk: EvaluatedChunk, keep: list[str]) -> p
                 arrays[name] = pa.array(values, type=pa.decimal128(MONEY_DIGITS, 2))
         elif kind == "enum":
             names = member_names(column)
-            arrays[name] = (
-                pc.if_else(arrow_array(failed), pa.scalar(None, pa.string()), names)
-                if (chunk.errors)
-                else names
-            )
+            if chunk.errors:
+                import pyarrow.compute as pc
+
+                names = pc.if_else(arrow_array(failed), pa.scalar(None, pa.string()), names)
+            arrays[name] = names
         elif kind in ("number", "share"):
             # Exact, as in JSON Lines: "3/20", "7" (a binary float could not hold them).
             arrays[name] = pa.array(

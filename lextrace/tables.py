@@ -24,7 +24,6 @@ from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .api import Result, Statute, located
 from .batch_lines import (
@@ -1032,6 +1031,8 @@ def _undecodable(
             continue
         except pa.ArrowInvalid:
             pass
+        import pyarrow.compute as pc
+
         if pa.types.is_dictionary(column.type):
             column = column.dictionary_decode()
         name = batch.schema.names[index]

@@ -1,6 +1,7 @@
 """What a batch imports, and where it allocates. The command leaves pandas out of its process
-(lextrace.cli: leave_pandas_out), and builds Arrow arrays from numpy buffers (`arrow_array`), so a
-batch imports neither pandas nor numpy.ma. On Linux, it keeps freed memory for reuse and has Arrow
+(lextrace.cli: leave_pandas_out), and builds Arrow arrays from numpy buffers (`arrow_array`,
+`member_texts`), so a batch imports neither pandas nor numpy.ma, and a Parquet batch of typed
+columns not pyarrow.compute either. On Linux, it keeps freed memory for reuse and has Arrow
 allocate from that heap (`arrow_uses_kept_memory`). The console script gives OpenBLAS one thread
 before numpy loads (`one_blas_thread`)."""
 
@@ -13,9 +14,11 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
-from lextrace.columns import arrow_array
+from benchmarks.population import population, write_parquet
+from lextrace.columns import arrow_array, member_texts
 
 ROOT = Path(__file__).resolve().parent.parent
 BATCH = str(ROOT / "examples" / "batch.jsonl")  # some lines refused: the error paths too
@@ -65,6 +68,37 @@ def test_the_command_imports_neither_pandas_nor_numpy_ma(tmp_path: Path, suffix:
     target = tmp_path / f"out{suffix}"
     assert _after_batch(target)[:2] == ["False", "False"]
     assert target.stat().st_size > 0
+
+
+def test_a_parquet_batch_of_typed_columns_does_not_load_pyarrow_compute(tmp_path: Path) -> None:
+    source, target = tmp_path / "in.parquet", tmp_path / "out.parquet"
+    write_parquet(source, population(300, seed=3))  # decimals, integers, booleans, texts
+    code = f"""
+import sys
+from lextrace import cli
+cli.leave_pandas_out()
+sys.argv = ["lextrace", "batch", {str(source)!r}, "-o", {str(target)!r}]
+try:
+    cli.main()
+except SystemExit as stop:
+    assert stop.code == 0, stop.code
+print("pyarrow.compute" in sys.modules)
+"""
+    assert _python(code).split() == ["False"]
+    assert pq.read_table(target).num_rows == 300
+
+
+@pytest.mark.parametrize("size", [0, 1, 9, 1000])
+def test_member_texts_equal_arrows_take(size: int) -> None:
+    import pyarrow.compute as pc
+
+    members = ["tier_one", "é", "x", "", "a_long_member_name_of_the_enum"]
+    codes = (np.arange(size) * 7 % len(members)).astype(np.int16)
+    made = member_texts(members, codes)
+    made.validate(full=True)
+    assert made.equals(pc.take(pa.array(members), pa.array(codes)))
+    same = member_texts(members, np.broadcast_to(np.int16(1), (size,)))
+    assert same.to_pylist() == ["é"] * size
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator is Linux's")
