@@ -16,6 +16,7 @@ import difflib
 import functools
 import math
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -591,9 +592,19 @@ def result_values(
 
 def member_texts(members: Sequence[str], codes: Array) -> pa.Array:
     """Returns each row's member name, for enum codes (indices into `members`), as an Arrow
-    string array built from numpy buffers: each row's bytes gathered from the members' UTF-8,
-    padded to one width. (Arrow's own `take` would load pyarrow.compute, a thirtieth of a
-    second of every batch's start-up, for this alone.)"""
+    string array: by Arrow's `take` when pyarrow.compute is loaded already, else gathered
+    from numpy buffers (`gathered_texts`). Loading pyarrow.compute is a thirtieth of a second
+    of start-up, and a batch of typed Parquet columns needs it for nothing else."""
+    compute = sys.modules.get("pyarrow.compute")
+    if compute is None:
+        return gathered_texts(members, codes)
+    indices = arrow_array(np.asarray(codes, dtype=np.int64))
+    return compute.take(pa.array(members, type=pa.string()), indices)
+
+
+def gathered_texts(members: Sequence[str], codes: Array) -> pa.Array:
+    """Returns `member_texts` built from numpy buffers: the members' UTF-8 padded to one
+    width, each row's gathered, then the padding dropped."""
     encoded = [member.encode() for member in members]
     lengths = np.array([len(text) for text in encoded], dtype=np.int64)
     width = int(lengths.max(initial=0))
@@ -606,7 +617,7 @@ def member_texts(members: Sequence[str], codes: Array) -> pa.Array:
         raise ValueError(f"{len(codes)} rows of member names exceed a string array's 2 GiB")
     offsets = np.zeros(len(codes) + 1, dtype=np.int32)
     offsets[1:] = ends
-    data = padded[codes][filled[codes]]
+    data = padded.take(codes, axis=0)[filled.take(codes, axis=0)]
     return pa.Array.from_buffers(
         pa.string(), len(codes), [None, pa.py_buffer(offsets), pa.py_buffer(data)]
     )

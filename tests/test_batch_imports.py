@@ -1,6 +1,6 @@
 """What a batch imports, and where it allocates. The command leaves pandas out of its process
 (lextrace.cli: leave_pandas_out), and builds Arrow arrays from numpy buffers (`arrow_array`,
-`member_texts`), so a batch imports neither pandas nor numpy.ma, and a Parquet batch of typed
+`gathered_texts`), so a batch imports neither pandas nor numpy.ma, and a Parquet batch of typed
 columns not pyarrow.compute either. On Linux, it keeps freed memory for reuse and has Arrow
 allocate from that heap (`arrow_uses_kept_memory`). The console script gives OpenBLAS one thread
 before numpy loads (`one_blas_thread`)."""
@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from benchmarks.population import population, write_parquet
-from lextrace.columns import arrow_array, member_texts
+from lextrace.columns import arrow_array, gathered_texts, member_texts
 
 ROOT = Path(__file__).resolve().parent.parent
 BATCH = str(ROOT / "examples" / "batch.jsonl")  # some lines refused: the error paths too
@@ -89,15 +89,17 @@ print("pyarrow.compute" in sys.modules)
 
 
 @pytest.mark.parametrize("size", [0, 1, 9, 1000])
-def test_member_texts_equal_arrows_take(size: int) -> None:
+def test_member_texts_gathered_from_numpy_equal_arrows_take(size: int) -> None:
     import pyarrow.compute as pc
 
     members = ["tier_one", "é", "x", "", "a_long_member_name_of_the_enum"]
     codes = (np.arange(size) * 7 % len(members)).astype(np.int16)
-    made = member_texts(members, codes)
+    expected = pc.take(pa.array(members), pa.array(codes))
+    made = gathered_texts(members, codes)
     made.validate(full=True)
-    assert made.equals(pc.take(pa.array(members), pa.array(codes)))
-    same = member_texts(members, np.broadcast_to(np.int16(1), (size,)))
+    assert made.equals(expected)
+    assert member_texts(members, codes).equals(expected)  # by Arrow: pyarrow.compute is loaded
+    same = gathered_texts(members, np.broadcast_to(np.int16(1), (size,)))
     assert same.to_pylist() == ["é"] * size
 
 
