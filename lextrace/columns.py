@@ -575,7 +575,7 @@ def result_values(
         column = results[name]
         kind = statute.definitions[name].type.kind
         if isinstance(column, Code):
-            # Looked up by Arrow, not built as Python strings row by row (which holds the
+            # Gathered whole, not built as Python strings row by row (which holds the
             # interpreter's lock, so the other thread's chunk waits).
             codes = np.broadcast_to(column.value, (size,))
             out[name] = member_texts(engine.members, codes)
@@ -643,6 +643,8 @@ def json_lines(
     `kept` fields (name, JSON text of each row's value) come first."""
     import json
 
+    import pyarrow.compute as pc
+
     parts: list[Any] = ["{"]
     for name, texts in kept:
         parts += [f"{json.dumps(name, ensure_ascii=False)}: ", texts, ", "]
@@ -673,8 +675,6 @@ def json_lines(
             texts = [json.dumps(json_value(type_, v)) for v in column]
             parts += [f"{separator}{key}: ", pa.array(texts, type=pa.string())]
     parts += [f', "readings": {readings}}}\n']
-    import pyarrow.compute as pc
-
     if not any(isinstance(part, pa.Array) for part in parts):
         return pa.array(["".join(parts)] * size, type=pa.string())
     # Adjacent texts made one first: Arrow's join takes time for each part, on every row.
